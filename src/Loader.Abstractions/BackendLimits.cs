@@ -1,0 +1,10 @@
+namespace Loader.Abstractions;
+
+/// <summary>What one transactional batch of a backend may hold.</summary>
+/// <param name="MaxOperationsPerBatch">Operations per transaction (both services: 100).</param>
+/// <param name="MaxBatchPayloadBytes">Request payload per transaction, counted with the adapter's own <see cref="IBackendAdapter.Inspect"/> sizes.</param>
+public sealed record BackendLimits(int MaxOperationsPerBatch, long MaxBatchPayloadBytes)
+{
+    /// <summary>Column names the service keeps for itself (Table: PartitionKey, RowKey, Timestamp): usable in key templates, never written as properties.</summary>
+    public IReadOnlySet<string> SystemPropertyNames { get; init; } = new HashSet<string>(StringComparer.Ordinal);
+}

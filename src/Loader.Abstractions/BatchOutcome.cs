@@ -1,0 +1,31 @@
+namespace Loader.Abstractions;
+
+/// <summary>The result of one attempt to write a batch, as the service reported it.</summary>
+public sealed record BatchOutcome
+{
+    public required BatchStatus Status { get; init; }
+
+    /// <summary>HTTP status of the response (0 when no response was received).</summary>
+    public int StatusCode { get; init; }
+
+    /// <summary>Time from sending the request to reading the response.</summary>
+    public TimeSpan Latency { get; init; }
+
+    /// <summary>Request units charged, or null when the service reports none (Azure Storage).</summary>
+    public double? RequestCharge { get; init; }
+
+    /// <summary>How long the service asked to wait before retrying, when it said.</summary>
+    public TimeSpan? RetryAfter { get; init; }
+
+    /// <summary>Throttling responses received during this attempt, including any the SDK retried internally.</summary>
+    public int ThrottledResponses { get; init; }
+
+    /// <summary>The operations the service refused when <see cref="Status"/> is <see cref="BatchStatus.OperationsRejected"/>.</summary>
+    public IReadOnlyList<OperationFailure> OperationFailures { get; init; } = [];
+
+    /// <summary>A one-line description of the failure, free of secrets.</summary>
+    public string? Error { get; init; }
+
+    public static BatchOutcome Written(int statusCode, TimeSpan latency, double? requestCharge) =>
+        new() { Status = BatchStatus.Written, StatusCode = statusCode, Latency = latency, RequestCharge = requestCharge };
+}

@@ -1,0 +1,14 @@
+namespace Loader.Abstractions;
+
+/// <summary>The type a CSV column is converted to before it is written. Names follow the Table service's EDM types.</summary>
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Naming", "CA1720:Identifier contains type name", Justification = "The names are the EDM type names users write in settings.")]
+public enum ColumnType
+{
+    String,
+    Int32,
+    Int64,
+    Double,
+    Boolean,
+    DateTime,
+    Guid,
+}

@@ -1,0 +1,16 @@
+namespace Loader.Abstractions;
+
+/// <summary>A mapped, validated input row, ready to be written.</summary>
+/// <param name="PartitionKey">The partition key rendered from the PartitionKey template.</param>
+/// <param name="RowKey">The row key (Cosmos DB: the item id) rendered from the RowKey template.</param>
+/// <param name="Properties">The non-empty cells of the row, typed, in column order.</param>
+/// <param name="Origin">Where the row came from.</param>
+/// <param name="PayloadBytes">The adapter's upper bound for this entity's share of a batch request, used to keep batches within the service's payload limit.</param>
+/// <param name="SourceFields">The record's fields as read, so a row the service refuses can be written to the rejects file as it was.</param>
+public sealed record LoadEntity(
+    string PartitionKey,
+    string RowKey,
+    IReadOnlyList<EntityProperty> Properties,
+    RowOrigin Origin,
+    int PayloadBytes = 0,
+    IReadOnlyList<string>? SourceFields = null);

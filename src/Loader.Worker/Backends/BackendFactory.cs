@@ -1,0 +1,34 @@
+using Azure.Identity;
+using Loader.Abstractions;
+using Loader.Worker.Backends.DryRun;
+using Loader.Worker.Backends.Tables;
+using Loader.Worker.Configuration;
+
+namespace Loader.Worker.Backends;
+
+/// <summary>Creates the adapter the settings ask for; a dry run wraps it so its rules apply but nothing is sent.</summary>
+public static class BackendFactory
+{
+    public static IBackendAdapter Create(LoaderOptions options, TimeProvider timeProvider)
+    {
+        IBackendAdapter adapter = options.Backend switch
+        {
+            BackendKind.Tables => CreateTables(options, timeProvider),
+            _ => throw new NotSupportedException($"Loader:Backend '{options.Backend}' is not available."),
+        };
+
+        return options.DryRun ? new DryRunAdapter(adapter) : adapter;
+    }
+
+    private static TablesAdapter CreateTables(LoaderOptions options, TimeProvider timeProvider)
+    {
+        var tables = options.Tables;
+        var clientOptions = new TableRestClientOptions(
+            maxConnections: Math.Max(64, options.MaxParallelBatches * 2),
+            networkTimeout: options.Retry.AttemptTimeout);
+        var client = string.IsNullOrWhiteSpace(tables.Endpoint)
+            ? TableRestClient.FromConnectionString(tables.EffectiveConnectionString, clientOptions, timeProvider)
+            : TableRestClient.FromCredential(new Uri(tables.Endpoint), new DefaultAzureCredential(), clientOptions);
+        return new TablesAdapter(client, tables.Table, tables.CreateTable, timeProvider);
+    }
+}

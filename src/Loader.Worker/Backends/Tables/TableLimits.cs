@@ -1,0 +1,28 @@
+namespace Loader.Worker.Backends.Tables;
+
+/// <summary>The Table service's limits (see docs/azure-limits, "Azure Table Storage"); named once here.</summary>
+internal static class TableLimits
+{
+    public const int MaxOperationsPerBatch = 100;
+
+    /// <summary>A transaction's payload must stay under 4 MiB; the margin absorbs the batch envelope.</summary>
+    public const long MaxBatchPayloadBytes = (4L * 1024 * 1024) - (16 * 1024);
+
+    public const int MaxEntityBytes = 1024 * 1024;
+
+    /// <summary>255 properties including PartitionKey, RowKey and Timestamp.</summary>
+    public const int MaxCustomProperties = 252;
+
+    /// <summary>Keys are strings of up to 1 KiB; the scalability targets state it as 1,024 characters.</summary>
+    public const int MaxKeyLength = 1024;
+
+    /// <summary>String properties hold up to 64 KiB of UTF-16: 32,768 characters.</summary>
+    public const int MaxStringLength = 32 * 1024;
+
+    public const int MaxPropertyNameLength = 255;
+
+    public static readonly IReadOnlySet<string> SystemPropertyNames = new HashSet<string>(["PartitionKey", "RowKey", "Timestamp"], StringComparer.Ordinal);
+
+    /// <summary>The earliest DateTime the service stores.</summary>
+    public static readonly DateTime MinDateTime = new(1601, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+}

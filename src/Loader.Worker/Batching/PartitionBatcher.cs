@@ -1,0 +1,165 @@
+using Loader.Abstractions;
+
+namespace Loader.Worker.Batching;
+
+/// <summary>
+/// Groups rows by partition key into batches within the backend's limits. A full batch leaves at once; partial
+/// batches wait in a buffer bounded by <see cref="BatchingPolicy.MaxBufferedRows"/>, and when it is full the
+/// oldest partial batch leaves as it is, so a million distinct keys never means a million waiting batches and
+/// no row waits for long. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
+/// Single-threaded: one pipeline stage owns it.
+/// </summary>
+public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect)
+{
+    private readonly Dictionary<string, PendingBatch> _pending = new(StringComparer.Ordinal);
+
+    // Partial batches in the order they were opened: the head is the oldest. Emitted ones are skipped lazily.
+    private readonly Queue<PendingBatch> _age = new();
+    private long _sequence;
+
+    /// <summary>Rows waiting in partial batches.</summary>
+    public int BufferedRows { get; private set; }
+
+    /// <summary>Partition keys with a partial batch waiting.</summary>
+    public int PendingPartitions => _pending.Count;
+
+    /// <summary>Adds a row; batches that become ready are appended to <paramref name="ready"/>. Returns the duplicate resolved, if the row repeated a waiting key.</summary>
+    public DuplicateKey? Add(LoadEntity entity, ICollection<ReadyBatch> ready)
+    {
+        if (_pending.TryGetValue(entity.PartitionKey, out var batch))
+        {
+            var existing = batch.IndexOf(entity.RowKey);
+            if (existing >= 0)
+            {
+                if (ResolveDuplicate(batch, existing, entity, ready) is { } resolved)
+                {
+                    return resolved;
+                }
+
+                // Merge could not fold the rows into one operation: the waiting batch goes first, the row starts the next.
+                Emit(batch, ready);
+                batch = Open(entity);
+            }
+            else if (batch.Entities.Count >= policy.MaxOperations || batch.PayloadBytes + entity.PayloadBytes > policy.MaxPayloadBytes)
+            {
+                Emit(batch, ready);
+                batch = Open(entity);
+            }
+        }
+        else
+        {
+            batch = Open(entity);
+        }
+
+        Append(batch, entity, ready);
+        return null;
+    }
+
+    /// <summary>Emits every partial batch, oldest first: the end of the input.</summary>
+    public void Flush(ICollection<ReadyBatch> ready)
+    {
+        while (_pending.Count > 0)
+        {
+            EmitOldest(ready);
+        }
+    }
+
+    private void Append(PendingBatch batch, LoadEntity entity, ICollection<ReadyBatch> ready)
+    {
+        batch.Add(entity);
+        BufferedRows++;
+        if (batch.Entities.Count >= policy.MaxOperations)
+        {
+            Emit(batch, ready);
+        }
+
+        while (BufferedRows > policy.MaxBufferedRows)
+        {
+            EmitOldest(ready);
+        }
+    }
+
+    private DuplicateKey? ResolveDuplicate(PendingBatch batch, int index, LoadEntity later, ICollection<ReadyBatch> ready)
+    {
+        var earlier = batch.Entities[index];
+        switch (policy.Mode)
+        {
+            case WriteMode.Insert:
+                return new DuplicateKey(earlier, later, DuplicateResolution.LaterRejected);
+            case WriteMode.Merge:
+                var merged = Merge(earlier, later);
+                var inspection = inspect(merged);
+                if (!inspection.IsValid || batch.PayloadBytes - earlier.PayloadBytes + inspection.PayloadBytes > policy.MaxPayloadBytes)
+                {
+                    return null;
+                }
+
+                batch.Replace(index, merged with { PayloadBytes = inspection.PayloadBytes });
+                return new DuplicateKey(earlier, later, DuplicateResolution.Merged);
+            default:
+                if (batch.PayloadBytes - earlier.PayloadBytes + later.PayloadBytes > policy.MaxPayloadBytes)
+                {
+                    // The later row does not fit where the earlier stood: send the others, start afresh with it.
+                    batch.RemoveAt(index);
+                    BufferedRows--;
+                    Emit(batch, ready);
+                    Append(Open(later, batch.FirstRecord), later, ready);
+                }
+                else
+                {
+                    batch.Replace(index, later);
+                }
+
+                return new DuplicateKey(earlier, later, DuplicateResolution.LaterReplacesEarlier);
+        }
+    }
+
+    /// <summary>Two merges applied in order equal one merge of their union with the later values winning.</summary>
+    private static LoadEntity Merge(LoadEntity earlier, LoadEntity later)
+    {
+        var properties = new List<EntityProperty>(earlier.Properties.Count + later.Properties.Count);
+        var laterNames = new HashSet<string>(later.Properties.Select(p => p.Name), StringComparer.Ordinal);
+        properties.AddRange(earlier.Properties.Where(p => !laterNames.Contains(p.Name)));
+        properties.AddRange(later.Properties);
+        return later with { Properties = properties };
+    }
+
+    /// <param name="first">The row that opens the batch.</param>
+    /// <param name="firstRecord">The lowest record the batch stands for, when a superseded row older than <paramref name="first"/> is folded into it.</param>
+    private PendingBatch Open(LoadEntity first, long? firstRecord = null)
+    {
+        var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations);
+        _pending[first.PartitionKey] = batch;
+        _age.Enqueue(batch);
+        return batch;
+    }
+
+    private void EmitOldest(ICollection<ReadyBatch> ready)
+    {
+        while (_age.TryDequeue(out var oldest))
+        {
+            if (!oldest.Emitted)
+            {
+                Emit(oldest, ready);
+                return;
+            }
+        }
+    }
+
+    private void Emit(PendingBatch batch, ICollection<ReadyBatch> ready)
+    {
+        batch.Emitted = true;
+        if (_pending.TryGetValue(batch.PartitionKey, out var current) && ReferenceEquals(current, batch))
+        {
+            _pending.Remove(batch.PartitionKey);
+        }
+
+        BufferedRows -= batch.Entities.Count;
+        if (batch.Entities.Count == 0)
+        {
+            return;
+        }
+
+        ready.Add(new ReadyBatch(new EntityBatch(batch.PartitionKey, batch.Entities, policy.Mode), ++_sequence, batch.FirstRecord));
+    }
+}

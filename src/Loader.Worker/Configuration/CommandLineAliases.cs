@@ -1,0 +1,40 @@
+namespace Loader.Worker.Configuration;
+
+/// <summary>Short command-line switches for the settings used most; any setting also works as <c>--Loader:Key=value</c>.</summary>
+public static class CommandLineAliases
+{
+    public static readonly IReadOnlyDictionary<string, string> SwitchMappings = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
+    {
+        ["--input"] = "Loader:Input",
+        ["--backend"] = "Loader:Backend",
+        ["--partition-key"] = "Loader:PartitionKey",
+        ["--row-key"] = "Loader:RowKey",
+        ["--write-mode"] = "Loader:WriteMode",
+        ["--batch-size"] = "Loader:BatchSize",
+        ["--parallel"] = "Loader:MaxParallelBatches",
+        ["--report"] = "Loader:ReportPath",
+        ["--rejects"] = "Loader:RejectsPath",
+        ["--max-rejects"] = "Loader:MaxRejects",
+        ["--dry-run"] = "Loader:DryRun",
+        ["--delimiter"] = "Loader:Csv:Delimiter",
+        ["--culture"] = "Loader:Csv:Culture",
+        ["--table"] = "Loader:Tables:Table",
+        ["--tables-endpoint"] = "Loader:Tables:Endpoint",
+    };
+
+    /// <summary>Flags written without a value (<c>--dry-run</c>) mean true; the configuration provider needs the value spelled out.</summary>
+    public static string[] Normalize(string[] args)
+    {
+        var normalized = new List<string>(args.Length);
+        for (var i = 0; i < args.Length; i++)
+        {
+            var arg = args[i];
+            var isBareFlag = arg.Equals("--dry-run", StringComparison.OrdinalIgnoreCase)
+                || arg.Equals("--Loader:DryRun", StringComparison.OrdinalIgnoreCase);
+            var nextIsValue = i + 1 < args.Length && !args[i + 1].StartsWith('-');
+            normalized.Add(isBareFlag && !nextIsValue ? arg + "=true" : arg);
+        }
+
+        return [.. normalized];
+    }
+}

@@ -1,0 +1,62 @@
+using Loader.Abstractions;
+using Loader.Worker.Backends.Tables;
+
+namespace Loader.Worker.Configuration;
+
+/// <summary>Settings of one load, bound from the <c>Loader</c> configuration section.</summary>
+public sealed class LoaderOptions
+{
+    public const string SectionName = "Loader";
+
+    /// <summary>Path of the CSV file to load.</summary>
+    public string Input { get; set; } = "";
+
+    public BackendKind Backend { get; set; } = BackendKind.Tables;
+
+    /// <summary>Template of the partition key, e.g. <c>{dest}</c>.</summary>
+    public string PartitionKey { get; set; } = "";
+
+    /// <summary>Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
+    public string RowKey { get; set; } = "";
+
+    public WriteMode WriteMode { get; set; } = WriteMode.Upsert;
+
+    /// <summary>Rows per transactional batch, at most 100.</summary>
+    public int BatchSize { get; set; } = 100;
+
+    /// <summary>Batches in flight at once, across partitions.</summary>
+    public int MaxParallelBatches { get; set; } = 16;
+
+    /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is.</summary>
+    public int MaxBufferedRows { get; set; } = 20_000;
+
+    /// <summary>Type per column name; columns not listed are strings.</summary>
+    public Dictionary<string, ColumnType> Columns { get; set; } = new(StringComparer.Ordinal);
+
+    /// <summary>Where the JSON report is written; none when empty.</summary>
+    public string? ReportPath { get; set; }
+
+    /// <summary>Where rejected rows are written as CSV (line, reason, record); none when empty.</summary>
+    public string? RejectsPath { get; set; }
+
+    /// <summary>Read, map, validate and batch the whole input without writing anything.</summary>
+    public bool DryRun { get; set; }
+
+    /// <summary>Rows that may be rejected before the load stops; 0 allows none.</summary>
+    public long MaxRejects { get; set; } = 1000;
+
+    /// <summary>How long connecting to the backend and preparing the target may take.</summary>
+    public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>After a stop request, how long batches in flight may take to finish before they are cancelled.</summary>
+    public TimeSpan ShutdownGracePeriod { get; set; } = TimeSpan.FromSeconds(20);
+
+    /// <summary>How often a progress line is logged.</summary>
+    public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(5);
+
+    public CsvOptions Csv { get; set; } = new();
+
+    public RetryOptions Retry { get; set; } = new();
+
+    public TablesOptions Tables { get; set; } = new();
+}

@@ -1,0 +1,160 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Loader.Worker.Backends.Tables;
+using Loader.Worker.Mapping;
+using Microsoft.Extensions.Options;
+
+namespace Loader.Worker.Configuration;
+
+/// <summary>Checks the settings at start; every message names the setting's key and says what is wrong.</summary>
+public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
+{
+    public ValidateOptionsResult Validate(string? name, LoaderOptions options)
+    {
+        var failures = new List<string>();
+        ValidateInput(options, failures);
+        ValidateTemplate("Loader:PartitionKey", options.PartitionKey, failures);
+        ValidateTemplate("Loader:RowKey", options.RowKey, failures);
+        Range(failures, "Loader:BatchSize", options.BatchSize, 1, 100);
+        Range(failures, "Loader:MaxParallelBatches", options.MaxParallelBatches, 1, 1024);
+        Range(failures, "Loader:MaxBufferedRows", options.MaxBufferedRows, options.BatchSize, 10_000_000);
+        if (options.MaxRejects < 0)
+        {
+            failures.Add(Invariant($"Loader:MaxRejects must be 0 or more (0 allows no rejects), was {options.MaxRejects}."));
+        }
+
+        Positive(failures, "Loader:ProgressInterval", options.ProgressInterval);
+        Positive(failures, "Loader:ConnectTimeout", options.ConnectTimeout);
+        Positive(failures, "Loader:ShutdownGracePeriod", options.ShutdownGracePeriod);
+        ValidateCsv(options.Csv, failures);
+        ValidateRetry(options.Retry, failures);
+        if (options.Backend == BackendKind.Tables)
+        {
+            ValidateTables(options.Tables, failures);
+        }
+        else
+        {
+            failures.Add("Loader:Backend 'Cosmos' is not available in this version; use 'Tables'.");
+        }
+
+        return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+    }
+
+    private static void ValidateInput(LoaderOptions options, List<string> failures)
+    {
+        if (string.IsNullOrWhiteSpace(options.Input))
+        {
+            failures.Add("Loader:Input is required: the path of the CSV file to load (--input path).");
+        }
+        else if (!File.Exists(options.Input))
+        {
+            failures.Add($"Loader:Input '{options.Input}' does not exist.");
+        }
+    }
+
+    private static void ValidateTemplate(string key, string template, List<string> failures)
+    {
+        try
+        {
+            KeyTemplate.Parse(template);
+        }
+        catch (FormatException exception)
+        {
+            failures.Add($"{key} '{template}' {exception.Message}");
+        }
+    }
+
+    private static void ValidateCsv(CsvOptions csv, List<string> failures)
+    {
+        try
+        {
+            var separator = Csv.CsvRecordReader.Separator(csv.Delimiter);
+            if (separator is '"' or '\r' or '\n')
+            {
+                failures.Add("Loader:Csv:Delimiter cannot be a quote or a line break.");
+            }
+        }
+        catch (FormatException exception)
+        {
+            failures.Add($"Loader:Csv:Delimiter {exception.Message}");
+        }
+
+        if (!string.IsNullOrWhiteSpace(csv.Culture))
+        {
+            try
+            {
+                _ = CultureInfo.GetCultureInfo(csv.Culture, predefinedOnly: true);
+            }
+            catch (CultureNotFoundException)
+            {
+                failures.Add($"Loader:Csv:Culture '{csv.Culture}' is not a known culture name (for example en-US, de-DE; empty for invariant).");
+            }
+        }
+    }
+
+    private static void ValidateRetry(RetryOptions retry, List<string> failures)
+    {
+        Range(failures, "Loader:Retry:MaxAttempts", retry.MaxAttempts, 0, 1000);
+        Positive(failures, "Loader:Retry:BaseDelay", retry.BaseDelay);
+        Positive(failures, "Loader:Retry:MaxDelay", retry.MaxDelay);
+        Positive(failures, "Loader:Retry:AttemptTimeout", retry.AttemptTimeout);
+    }
+
+    private static void ValidateTables(TablesOptions tables, List<string> failures)
+    {
+        if (string.IsNullOrWhiteSpace(tables.Table))
+        {
+            failures.Add("Loader:Tables:Table is required: the name of the target table.");
+        }
+        else if (!TableName().IsMatch(tables.Table))
+        {
+            failures.Add($"Loader:Tables:Table '{tables.Table}' is not a valid table name: 3 to 63 letters and digits, starting with a letter.");
+        }
+
+        if (!string.IsNullOrWhiteSpace(tables.Endpoint))
+        {
+            if (!string.IsNullOrWhiteSpace(tables.ConnectionString))
+            {
+                failures.Add("Loader:Tables:Endpoint and Loader:Tables:ConnectionString are both set: give one (Endpoint signs in with DefaultAzureCredential).");
+            }
+
+            if (!Uri.TryCreate(tables.Endpoint, UriKind.Absolute, out var endpoint) || endpoint.Scheme is not ("https" or "http"))
+            {
+                failures.Add($"Loader:Tables:Endpoint '{tables.Endpoint}' is not an http(s) URL, e.g. https://account.table.core.windows.net.");
+            }
+
+            return;
+        }
+
+        try
+        {
+            TableConnectionString.Parse(tables.EffectiveConnectionString);
+        }
+        catch (FormatException exception)
+        {
+            // The parser's messages never quote the string, which may hold a key.
+            failures.Add($"Loader:Tables:ConnectionString is not a valid storage connection string: {exception.Message}");
+        }
+    }
+
+    private static void Range(List<string> failures, string key, long value, long min, long max)
+    {
+        if (value < min || value > max)
+        {
+            failures.Add(Invariant($"{key} must be between {min} and {max}, was {value}."));
+        }
+    }
+
+    private static void Positive(List<string> failures, string key, TimeSpan value)
+    {
+        if (value <= TimeSpan.Zero)
+        {
+            failures.Add(Invariant($"{key} must be a positive duration such as 00:00:05, was {value}."));
+        }
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+
+    [GeneratedRegex("^[A-Za-z][A-Za-z0-9]{2,62}$")]
+    private static partial Regex TableName();
+}

@@ -1,0 +1,89 @@
+using Loader.Worker.Configuration;
+using Loader.Worker.Pipeline;
+using Loader.Worker.Reporting;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Loader.Worker.Hosting;
+
+/// <summary>
+/// Runs one load and stops the host: a job, not a daemon. A stop request (SIGTERM, Ctrl-C) stops reading at
+/// once and gives batches in flight <c>Loader:ShutdownGracePeriod</c> to finish; the report is written either way
+/// and the process exits with the load's exit code.
+/// </summary>
+public sealed partial class LoadJob(
+    LoadPipeline pipeline,
+    IOptions<LoaderOptions> options,
+    IHostApplicationLifetime lifetime,
+    TimeProvider timeProvider,
+    SummaryOutput summaryOutput,
+    ILogger<LoadJob> logger) : BackgroundService
+{
+    /// <summary>The exit code of the load, once it has ended.</summary>
+    public int? ExitCode { get; private set; }
+
+    public LoadReport? Report { get; private set; }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var settings = options.Value;
+        using var abort = new CancellationTokenSource(Timeout.InfiniteTimeSpan, timeProvider);
+        await using var onStop = stoppingToken.Register(() =>
+        {
+            LogStopping(settings.ShutdownGracePeriod.TotalSeconds);
+            abort.CancelAfter(settings.ShutdownGracePeriod);
+        });
+
+        LoadReport report;
+        try
+        {
+            report = await pipeline.RunAsync(stoppingToken, abort.Token).ConfigureAwait(false);
+        }
+        catch (Exception exception)
+        {
+            LogUnexpected(exception);
+            ExitCode = ExitCodes.InternalError;
+            Environment.ExitCode = ExitCodes.InternalError;
+            lifetime.StopApplication();
+            return;
+        }
+
+        Report = report;
+        await PublishAsync(report, settings).ConfigureAwait(false);
+        ExitCode = report.ExitCode;
+        Environment.ExitCode = report.ExitCode;
+        lifetime.StopApplication();
+    }
+
+    private async Task PublishAsync(LoadReport report, LoaderOptions settings)
+    {
+        if (!string.IsNullOrWhiteSpace(settings.ReportPath))
+        {
+            try
+            {
+                await ReportWriter.WriteAsync(report, settings.ReportPath, CancellationToken.None).ConfigureAwait(false);
+            }
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+            {
+                LogReportNotWritten(settings.ReportPath, exception.Message);
+            }
+        }
+
+        LogFinished(report.Outcome, report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed, report.ElapsedSeconds, report.ExitCode);
+        await summaryOutput.Out.WriteLineAsync(SummaryWriter.Format(report)).ConfigureAwait(false);
+        await summaryOutput.Out.FlushAsync().ConfigureAwait(false);
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Stop requested: reading stopped; batches in flight get {GraceSeconds} s to finish")]
+    private partial void LogStopping(double graceSeconds);
+
+    [LoggerMessage(Level = LogLevel.Critical, Message = "The load failed unexpectedly")]
+    private partial void LogUnexpected(Exception exception);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "The report could not be written to {ReportPath}: {Reason}")]
+    private partial void LogReportNotWritten(string reportPath, string reason);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Load {Outcome}: {RowsRead} read, {RowsWritten} written, {RowsRejected} rejected, {RowsSuperseded} superseded, {RowsFailed} failed in {ElapsedSeconds} s; exit code {ExitCode}")]
+    private partial void LogFinished(string outcome, long rowsRead, long rowsWritten, long rowsRejected, long rowsSuperseded, long rowsFailed, double elapsedSeconds, int exitCode);
+}

@@ -1,0 +1,58 @@
+using Loader.Abstractions;
+using Loader.Worker.Backends;
+using Loader.Worker.Configuration;
+using Loader.Worker.Pipeline;
+using Loader.Worker.Reporting;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Console;
+using Microsoft.Extensions.Options;
+
+namespace Loader.Worker.Hosting;
+
+/// <summary>Builds the generic host that runs one load: configuration from appsettings.json, environment (<c>Loader__Input</c>) and command line (<c>--Loader:Input=path</c> or <c>--input path</c>).</summary>
+public static class LoaderHost
+{
+    public static HostApplicationBuilder CreateBuilder(string[] args)
+    {
+        var normalized = CommandLineAliases.Normalize(args);
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
+        {
+            Args = normalized,
+            ContentRootPath = AppContext.BaseDirectory,
+        });
+        builder.Configuration.AddCommandLine(normalized, CommandLineAliases.SwitchMappings.ToDictionary());
+
+        builder.Logging.ClearProviders();
+        builder.Logging.AddSimpleConsole(console =>
+        {
+            console.SingleLine = true;
+            console.TimestampFormat = "HH:mm:ss ";
+            console.ColorBehavior = LoggerColorBehavior.Default;
+        });
+
+        builder.Services.AddBulkLoader();
+        return builder;
+    }
+
+    public static IServiceCollection AddBulkLoader(this IServiceCollection services)
+    {
+        services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
+        services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
+        services.AddOptions<HostOptions>().Configure<IOptions<LoaderOptions>>((host, loader) =>
+            host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(15));
+        services.AddMetrics();
+        services.AddSingleton(TimeProvider.System);
+        services.AddSingleton<SummaryOutput>();
+        services.AddSingleton<LoaderMetrics>();
+        services.AddSingleton<LoadStatistics>();
+        services.AddSingleton<IBackendAdapter>(provider =>
+            BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, provider.GetRequiredService<TimeProvider>()));
+        services.AddSingleton<LoadPipeline>();
+        services.AddSingleton<LoadJob>();
+        services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        return services;
+    }
+}

@@ -1,0 +1,103 @@
+using System.Globalization;
+using System.Text;
+
+namespace Loader.Worker.Mapping;
+
+/// <summary>
+/// A key template such as <c>{year}-{month}-{day}-{carrier}-{flight}</c>: literal text and <c>{column}</c>
+/// placeholders; <c>{{</c> and <c>}}</c> stand for literal braces.
+/// </summary>
+public sealed class KeyTemplate
+{
+    private KeyTemplate(string text, IReadOnlyList<Segment> segments)
+    {
+        Text = text;
+        Segments = segments;
+    }
+
+    public string Text { get; }
+
+    public IReadOnlyList<Segment> Segments { get; }
+
+    /// <summary>The column names the template refers to, in order of first use.</summary>
+    public IEnumerable<string> Columns => Segments.Where(s => s.IsColumn).Select(s => s.Value).Distinct(StringComparer.Ordinal);
+
+    /// <summary>Parses a template; the exception names the position of the problem.</summary>
+    public static KeyTemplate Parse(string text)
+    {
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            throw new FormatException("is empty: give a template such as {column} or {a}-{b}.");
+        }
+
+        var segments = new List<Segment>();
+        var literal = new StringBuilder();
+        for (var i = 0; i < text.Length; i++)
+        {
+            var c = text[i];
+            if (c == '{' && i + 1 < text.Length && text[i + 1] == '{')
+            {
+                literal.Append('{');
+                i++;
+            }
+            else if (c == '}' && i + 1 < text.Length && text[i + 1] == '}')
+            {
+                literal.Append('}');
+                i++;
+            }
+            else if (c == '{')
+            {
+                var close = text.IndexOf('}', i + 1);
+                if (close < 0)
+                {
+                    throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"has a '{{' at position {i + 1} that is never closed."));
+                }
+
+                var column = text[(i + 1)..close].Trim();
+                if (column.Length == 0 || column.Contains('{', StringComparison.Ordinal))
+                {
+                    throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"has an empty or nested placeholder at position {i + 1}."));
+                }
+
+                if (literal.Length > 0)
+                {
+                    segments.Add(Segment.Literal(literal.ToString()));
+                    literal.Clear();
+                }
+
+                segments.Add(Segment.Column(column));
+                i = close;
+            }
+            else if (c == '}')
+            {
+                throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"has a '}}' at position {i + 1} without an opening '{{' (write '}}}}' for a literal brace)."));
+            }
+            else
+            {
+                literal.Append(c);
+            }
+        }
+
+        if (literal.Length > 0)
+        {
+            segments.Add(Segment.Literal(literal.ToString()));
+        }
+
+        if (!segments.Any(s => s.IsColumn))
+        {
+            throw new FormatException("names no column: every row would get the same key. Use {column} placeholders.");
+        }
+
+        return new KeyTemplate(text, segments);
+    }
+
+    public override string ToString() => Text;
+
+    /// <summary>A piece of a template: literal text or a column reference.</summary>
+    public readonly record struct Segment(bool IsColumn, string Value)
+    {
+        public static Segment Literal(string text) => new(false, text);
+
+        public static Segment Column(string name) => new(true, name);
+    }
+}

@@ -1,0 +1,22 @@
+using Azure;
+
+namespace Loader.Worker.Pipeline;
+
+/// <summary>Turns an exception from a service call into one line a user can act on, without stack traces or secrets.</summary>
+internal static class BackendErrors
+{
+    public static string Describe(Exception exception) => exception switch
+    {
+        RequestFailedException { Status: 0 } failed => $"no connection: {failed.GetBaseException().Message}",
+        RequestFailedException { Status: 401 or 403 } failed => $"access denied ({failed.Status}): check the credentials and the role assignments. {failed.Message}",
+        RequestFailedException failed => failed.Message,
+        Azure.Identity.AuthenticationFailedException auth => $"no credential could sign in: {FirstLine(auth.Message)}",
+        _ => exception.GetBaseException().Message,
+    };
+
+    private static string FirstLine(string text)
+    {
+        var newline = text.IndexOf('\n', StringComparison.Ordinal);
+        return newline < 0 ? text : text[..newline].TrimEnd();
+    }
+}

@@ -1,0 +1,27 @@
+using Loader.Worker.Hosting;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+try
+{
+    using var host = LoaderHost.CreateBuilder(args).Build();
+    await host.RunAsync();
+    return Environment.ExitCode;
+}
+catch (OptionsValidationException exception)
+{
+    await Console.Error.WriteLineAsync("Invalid settings; nothing was loaded:");
+    foreach (var failure in exception.Failures)
+    {
+        await Console.Error.WriteLineAsync("  - " + failure);
+    }
+
+    return ExitCodes.InvalidConfiguration;
+}
+catch (InvalidOperationException exception) when (exception.Message.StartsWith("Failed to convert configuration value", StringComparison.Ordinal))
+{
+    // The binder names the key and the value: "Failed to convert configuration value 'x' at 'Loader:BatchSize' to type 'System.Int32'."
+    await Console.Error.WriteLineAsync("Invalid settings; nothing was loaded:");
+    await Console.Error.WriteLineAsync("  - " + exception.Message);
+    return ExitCodes.InvalidConfiguration;
+}

@@ -1,0 +1,120 @@
+using System.Globalization;
+using CsvHelper;
+using Loader.Abstractions;
+using Loader.Worker.Reporting;
+using Microsoft.Extensions.Logging;
+
+namespace Loader.Worker.Rejects;
+
+/// <summary>
+/// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file
+/// as <c>line,reason,record</c>, the record as it stood in the input. Once more than the allowed number of
+/// rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
+/// </summary>
+public sealed partial class RejectSink : IDisposable
+{
+    private const int LoggedRejects = 10;
+
+    private readonly Lock _lock = new();
+    private readonly LoadStatistics _statistics;
+    private readonly ILogger _logger;
+    private readonly long _maxRejects;
+    private readonly CsvWriterOptions _recordFormat;
+    private readonly CsvWriter? _writer;
+    private readonly CancellationTokenSource _limitExceeded = new();
+    private long _count;
+
+    public RejectSink(string? path, long maxRejects, char separator, LoadStatistics statistics, ILogger<RejectSink> logger)
+    {
+        _statistics = statistics;
+        _logger = logger;
+        _maxRejects = maxRejects;
+        // Rejects are evidence: written as they were, no formula escaping.
+        _recordFormat = CsvWriterOptions.Default with { Separator = separator, Injection = CsvInjection.None, NewLine = "\n" };
+        if (!string.IsNullOrWhiteSpace(path))
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+            _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n" });
+            _writer.WriteHeader(["line", "reason", "record"]);
+        }
+    }
+
+    /// <summary>Cancelled when more than the allowed number of rows has been rejected.</summary>
+    public CancellationToken LimitExceeded => _limitExceeded.Token;
+
+    public long Count => Interlocked.Read(ref _count);
+
+    /// <summary>Rejects a row. Give <paramref name="rawText"/> when the record could not be split into fields.</summary>
+    public void Reject(RowOrigin origin, string reason, IReadOnlyList<string>? fields, string? rawText = null)
+    {
+        long count;
+        lock (_lock)
+        {
+            count = ++_count;
+            if (_writer is not null)
+            {
+                _writer.WriteRecord([origin.Line.ToString(CultureInfo.InvariantCulture), reason, rawText ?? Recompose(fields)]);
+            }
+        }
+
+        _statistics.RowsRejected(1);
+        if (count <= LoggedRejects)
+        {
+            LogRejected(origin.Line, reason);
+        }
+        else if (count == LoggedRejects + 1)
+        {
+            LogMoreRejects(LoggedRejects);
+        }
+
+        if (count > _maxRejects && !_limitExceeded.IsCancellationRequested)
+        {
+            LogLimitExceeded(_maxRejects);
+            _limitExceeded.Cancel();
+        }
+    }
+
+    public void Flush()
+    {
+        lock (_lock)
+        {
+            _writer?.Flush();
+        }
+    }
+
+    /// <summary>The fields as one CSV line in the input's delimiter, quoted where needed.</summary>
+    private string Recompose(IReadOnlyList<string>? fields)
+    {
+        if (fields is null)
+        {
+            return "";
+        }
+
+        using var text = new StringWriter(CultureInfo.InvariantCulture);
+        using (var line = CsvWriter.Create(text, _recordFormat, leaveOpen: true))
+        {
+            line.WriteRecord([.. fields]);
+        }
+
+        return text.ToString().TrimEnd('\n');
+    }
+
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            _writer?.Dispose();
+        }
+
+        _limitExceeded.Dispose();
+    }
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected line {Line}: {Reason}")]
+    private partial void LogRejected(long line, string reason);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "More rows rejected; only the first {Logged} are logged, all are in the rejects file and the report")]
+    private partial void LogMoreRejects(int logged);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "More than {MaxRejects} rows rejected (Loader:MaxRejects): stopping the load")]
+    private partial void LogLimitExceeded(long maxRejects);
+}

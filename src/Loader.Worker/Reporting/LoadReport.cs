@@ -1,0 +1,92 @@
+using System.Text.Json.Serialization;
+
+namespace Loader.Worker.Reporting;
+
+/// <summary>The JSON report of one load. Counts reconcile: <c>rowsRead = rowsWritten + rowsRejected + rowsSuperseded + rowsFailed</c>.</summary>
+public sealed record LoadReport
+{
+    public required string Backend { get; init; }
+
+    public required bool DryRun { get; init; }
+
+    public required string Input { get; init; }
+
+    public required string Target { get; init; }
+
+    /// <summary><c>Completed</c>, <c>CompletedWithFailures</c>, <c>RejectLimitExceeded</c>, <c>Stopped</c> or <c>Failed</c>.</summary>
+    public required string Outcome { get; init; }
+
+    public required int ExitCode { get; init; }
+
+    /// <summary>Why the load failed or stopped, when it did.</summary>
+    public string? Message { get; init; }
+
+    public required DateTimeOffset StartedAt { get; init; }
+
+    public required DateTimeOffset FinishedAt { get; init; }
+
+    public required double ElapsedSeconds { get; init; }
+
+    public required long RowsRead { get; init; }
+
+    public required long RowsWritten { get; init; }
+
+    public required long RowsRejected { get; init; }
+
+    public required long RowsSuperseded { get; init; }
+
+    public required long RowsFailed { get; init; }
+
+    /// <summary>Rows not read because a checkpoint showed them done.</summary>
+    public required long RowsSkipped { get; init; }
+
+    /// <summary>Whether every row read is accounted for.</summary>
+    public required bool Reconciled { get; init; }
+
+    /// <summary>Transactions the service applied.</summary>
+    public required long Batches { get; init; }
+
+    /// <summary>Requests sent, retries and refused attempts included.</summary>
+    public required long Requests { get; init; }
+
+    public required double RowsPerSecond { get; init; }
+
+    /// <summary>Latency of each request, in milliseconds.</summary>
+    public required LatencySummary LatencyMs { get; init; }
+
+    /// <summary>Throttling responses (429, 503) the service sent.</summary>
+    public required long Throttled { get; init; }
+
+    public required long Retries { get; init; }
+
+    public required double RetryWaitSeconds { get; init; }
+
+    /// <summary>Total request units charged; null when the service reports none (Azure Storage).</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public required double? RequestCharge { get; init; }
+
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public required double? RequestUnitsPerRow { get; init; }
+
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public required double? RequestUnitsPerSecond { get; init; }
+
+    public string? RejectsPath { get; init; }
+
+    /// <summary>Why rows failed, most rows first.</summary>
+    public required IReadOnlyList<ErrorCount> Errors { get; init; }
+}
+
+/// <summary>Percentiles of request latency in milliseconds.</summary>
+public sealed record LatencySummary(double P50, double P90, double P95, double P99, double Max, double Mean)
+{
+    public static LatencySummary From(LatencyHistogram histogram) => new(
+        Milliseconds(histogram.Percentile(50)),
+        Milliseconds(histogram.Percentile(90)),
+        Milliseconds(histogram.Percentile(95)),
+        Milliseconds(histogram.Percentile(99)),
+        Milliseconds(histogram.Max),
+        Milliseconds(histogram.Mean));
+
+    private static double Milliseconds(TimeSpan value) => Math.Round(value.TotalMilliseconds, 2);
+}

@@ -1,0 +1,168 @@
+using Loader.Abstractions;
+
+namespace Loader.Worker.Reporting;
+
+/// <summary>
+/// What happened to every row and request of a load, counted as it happens. Thread-safe; the progress line
+/// and the final report read snapshots of it.
+/// </summary>
+public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvider)
+{
+    private const int MaxDistinctErrors = 20;
+
+    private readonly Lock _chargeLock = new();
+    private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
+    private readonly long _started = timeProvider.GetTimestamp();
+    private long _rowsRead;
+    private long _rowsWritten;
+    private long _rowsRejected;
+    private long _rowsSuperseded;
+    private long _rowsFailed;
+    private long _rowsSkipped;
+    private long _batches;
+    private long _requests;
+    private long _throttled;
+    private long _retries;
+    private long _retryWaitTicks;
+    private long _inFlight;
+    private double _requestCharge;
+    private bool _requestChargeReported;
+
+    public LatencyHistogram Latency { get; } = new();
+
+    public TimeSpan Elapsed => timeProvider.GetElapsedTime(_started);
+
+    public void RowRead() => Interlocked.Increment(ref _rowsRead);
+
+    public void RowsSkipped(long count) => Interlocked.Add(ref _rowsSkipped, count);
+
+    public void RowsRejected(long count)
+    {
+        Interlocked.Add(ref _rowsRejected, count);
+        metrics.Rows("rejected", count);
+    }
+
+    public void RowsSuperseded(long count)
+    {
+        Interlocked.Add(ref _rowsSuperseded, count);
+        metrics.Rows("superseded", count);
+    }
+
+    public void RowsFailed(long count, string error)
+    {
+        Interlocked.Add(ref _rowsFailed, count);
+        metrics.Rows("failed", count);
+        lock (_errors)
+        {
+            if (_errors.TryGetValue(error, out var rows))
+            {
+                _errors[error] = rows + count;
+            }
+            else if (_errors.Count < MaxDistinctErrors)
+            {
+                _errors[error] = count;
+            }
+        }
+    }
+
+    /// <summary>Distinct errors that failed rows, with the rows each failed (the first <see cref="MaxDistinctErrors"/> kinds).</summary>
+    public IReadOnlyList<ErrorCount> Errors()
+    {
+        lock (_errors)
+        {
+            return [.. _errors.OrderByDescending(e => e.Value).Select(e => new ErrorCount(e.Key, e.Value))];
+        }
+    }
+
+    public void BatchWritten(int rows)
+    {
+        Interlocked.Add(ref _rowsWritten, rows);
+        Interlocked.Increment(ref _batches);
+        metrics.Rows("written", rows);
+        metrics.BatchWritten();
+    }
+
+    /// <summary>Records one request to the service, whatever its outcome.</summary>
+    public void Attempt(BatchOutcome outcome)
+    {
+        Interlocked.Increment(ref _requests);
+        Latency.Record(outcome.Latency);
+        metrics.Batch(outcome.Latency, outcome.RequestCharge);
+        if (outcome.ThrottledResponses > 0)
+        {
+            Interlocked.Add(ref _throttled, outcome.ThrottledResponses);
+            metrics.Throttled(outcome.ThrottledResponses);
+        }
+
+        if (outcome.RequestCharge is { } charge)
+        {
+            lock (_chargeLock)
+            {
+                _requestCharge += charge;
+                _requestChargeReported = true;
+            }
+        }
+    }
+
+    public void Retry(TimeSpan wait)
+    {
+        Interlocked.Increment(ref _retries);
+        Interlocked.Add(ref _retryWaitTicks, wait.Ticks);
+        metrics.Retry();
+    }
+
+    public void BatchStarted() => Interlocked.Increment(ref _inFlight);
+
+    public void BatchFinished() => Interlocked.Decrement(ref _inFlight);
+
+    public LoadCounts Snapshot()
+    {
+        double? charge;
+        lock (_chargeLock)
+        {
+            charge = _requestChargeReported ? _requestCharge : null;
+        }
+
+        return new LoadCounts(
+            RowsRead: Interlocked.Read(ref _rowsRead),
+            RowsWritten: Interlocked.Read(ref _rowsWritten),
+            RowsRejected: Interlocked.Read(ref _rowsRejected),
+            RowsSuperseded: Interlocked.Read(ref _rowsSuperseded),
+            RowsFailed: Interlocked.Read(ref _rowsFailed),
+            RowsSkipped: Interlocked.Read(ref _rowsSkipped),
+            Batches: Interlocked.Read(ref _batches),
+            Requests: Interlocked.Read(ref _requests),
+            Throttled: Interlocked.Read(ref _throttled),
+            Retries: Interlocked.Read(ref _retries),
+            RetryWait: TimeSpan.FromTicks(Interlocked.Read(ref _retryWaitTicks)),
+            InFlight: Interlocked.Read(ref _inFlight),
+            RequestCharge: charge,
+            Elapsed: Elapsed);
+    }
+}
+
+/// <summary>A consistent-enough reading of <see cref="LoadStatistics"/> (each counter exact, read one after another).</summary>
+public sealed record LoadCounts(
+    long RowsRead,
+    long RowsWritten,
+    long RowsRejected,
+    long RowsSuperseded,
+    long RowsFailed,
+    long RowsSkipped,
+    long Batches,
+    long Requests,
+    long Throttled,
+    long Retries,
+    TimeSpan RetryWait,
+    long InFlight,
+    double? RequestCharge,
+    TimeSpan Elapsed)
+{
+    /// <summary>Rows that reached an end: written, rejected, superseded or failed.</summary>
+    public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed;
+
+    public double RowsPerSecond => Elapsed > TimeSpan.Zero ? RowsWritten / Elapsed.TotalSeconds : 0;
+}
+
+/// <summary>An error and how many rows it failed.</summary>
+public sealed record ErrorCount(string Error, long Rows);

@@ -1,0 +1,51 @@
+using System.Globalization;
+using System.Text;
+
+namespace Loader.Worker.Reporting;
+
+/// <summary>The human summary printed at the end of a load.</summary>
+public static class SummaryWriter
+{
+    public static string Format(LoadReport report)
+    {
+        var c = CultureInfo.InvariantCulture;
+        var text = new StringBuilder();
+        var verb = report.DryRun ? "Dry run" : "Load";
+        text.AppendLine(c, $"{verb} {report.Outcome.ToUpperInvariant()}: {report.Input} -> {report.Backend} {report.Target}");
+        if (report.Message is { } message)
+        {
+            text.AppendLine(c, $"  {message}");
+        }
+
+        var written = report.DryRun ? "would write" : "written";
+        text.AppendLine(c, $"  rows read        {report.RowsRead,12:N0}");
+        text.AppendLine(c, $"  rows {written,-11} {report.RowsWritten,12:N0}   {report.RowsPerSecond,10:N0} rows/s over {report.ElapsedSeconds:N1} s");
+        text.AppendLine(c, $"  rows rejected    {report.RowsRejected,12:N0}{(report.RejectsPath is null ? "" : "   -> " + report.RejectsPath)}");
+        text.AppendLine(c, $"  rows superseded  {report.RowsSuperseded,12:N0}   (a later row with the same keys won)");
+        text.AppendLine(c, $"  rows failed      {report.RowsFailed,12:N0}");
+        if (report.RowsSkipped > 0)
+        {
+            text.AppendLine(c, $"  rows skipped     {report.RowsSkipped,12:N0}   (done by an earlier run, per the checkpoint)");
+        }
+
+        text.AppendLine(c, $"  reconciled       {(report.Reconciled ? "yes" : "NO")}: read = written + rejected + superseded + failed");
+        text.AppendLine(c, $"  batches          {report.Batches,12:N0}   in {report.Requests:N0} requests");
+        var latency = report.LatencyMs;
+        text.AppendLine(c, $"  latency ms       p50 {latency.P50:N1}  p90 {latency.P90:N1}  p95 {latency.P95:N1}  p99 {latency.P99:N1}  max {latency.Max:N1}");
+        text.AppendLine(c, $"  throttled        {report.Throttled,12:N0}   retries {report.Retries:N0}, waited {report.RetryWaitSeconds:N1} s");
+        if (report.RequestCharge is { } charge)
+        {
+            text.AppendLine(c, $"  request units    {charge,12:N1}   {report.RequestUnitsPerRow:N2} RU/row, {report.RequestUnitsPerSecond:N0} RU/s");
+        }
+        else
+        {
+            text.AppendLine("  request units             -   (the service reports no request charge)");
+        }
+        foreach (var error in report.Errors.Take(5))
+        {
+            text.AppendLine(c, $"  failed {error.Rows:N0} rows: {error.Error}");
+        }
+
+        return text.ToString();
+    }
+}
