@@ -1,0 +1,3 @@
+using Loader.Worker.Tests.Infrastructure;
+
+[assembly: AssemblyFixture(typeof(AzuriteFixture))]

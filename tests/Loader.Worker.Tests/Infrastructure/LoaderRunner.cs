@@ -1,0 +1,54 @@
+using Loader.Worker.Hosting;
+using Loader.Worker.Reporting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Loader.Worker.Tests.Infrastructure;
+
+/// <summary>Runs the loader's real host in-process, as the command line would, and captures what it produced.</summary>
+public static class LoaderRunner
+{
+    public static async Task<LoaderRun> RunAsync(
+        IReadOnlyDictionary<string, string?> settings,
+        CancellationToken cancellationToken,
+        Action<IServiceCollection>? configureServices = null)
+    {
+        var args = settings.Select(setting => $"--{setting.Key}={setting.Value}").ToArray();
+        return await RunWithArgumentsAsync(args, cancellationToken, configureServices);
+    }
+
+    public static async Task<LoaderRun> RunWithArgumentsAsync(
+        string[] args,
+        CancellationToken cancellationToken,
+        Action<IServiceCollection>? configureServices = null)
+    {
+        var builder = LoaderHost.CreateBuilder(args);
+        var summary = new StringWriter();
+        var logs = new CapturingLoggerProvider();
+        builder.Logging.ClearProviders();
+        builder.Logging.AddProvider(logs);
+        builder.Logging.SetMinimumLevel(LogLevel.Debug);
+        builder.Services.AddSingleton(new SummaryOutput(summary));
+        configureServices?.Invoke(builder.Services);
+        try
+        {
+            using var host = builder.Build();
+            var job = host.Services.GetRequiredService<LoadJob>();
+            await host.RunAsync(cancellationToken);
+            return new LoaderRun(job.ExitCode, job.Report, summary.ToString(), logs, null);
+        }
+        catch (OptionsValidationException exception)
+        {
+            return new LoaderRun(ExitCodes.InvalidConfiguration, null, "", logs, exception);
+        }
+    }
+}
+
+/// <summary>What an in-process load produced.</summary>
+public sealed record LoaderRun(int? ExitCode, LoadReport? Report, string Summary, CapturingLoggerProvider Logs, OptionsValidationException? ValidationError)
+{
+    public LoadReport RequireReport() =>
+        Report ?? throw new Xunit.Sdk.XunitException($"no report; exit {ExitCode}; validation: {ValidationError?.Message}; logs:{Environment.NewLine}{Logs.AllText}");
+}
