@@ -38,7 +38,7 @@ public sealed class AzuriteProcess : IAsyncDisposable
     /// <summary>A connection string for the emulator account on these ports.</summary>
     public string ConnectionString =>
         "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
-        + $"AccountKey={Backends.Tables.TableConnectionString.DevelopmentAccountKey};"
+        + $"AccountKey={Loader.Worker.Backends.Tables.TableConnectionString.DevelopmentAccountKey};"
         + $"TableEndpoint={TableEndpoint};" + (_withBlob ? $"BlobEndpoint={BlobEndpoint};" : "");
 
     public string Output

@@ -1,0 +1,168 @@
+using Loader.Abstractions;
+using Loader.Worker.Batching;
+
+namespace Loader.Worker.Tests.Batching;
+
+public sealed class PartitionBatcherTests
+{
+    private long _record;
+
+    private LoadEntity Row(string partitionKey, string rowKey, int payloadBytes = 100, params (string Name, string Value)[] properties) =>
+        new(partitionKey, rowKey, properties.Select(p => new EntityProperty(p.Name, ColumnType.String, p.Value)).ToArray(), new RowOrigin(++_record, _record + 1), payloadBytes);
+
+    private static PartitionBatcher Batcher(int maxOperations = 100, long maxPayload = 1_000_000, int maxBuffered = 10_000, WriteMode mode = WriteMode.Upsert) =>
+        new(new BatchingPolicy(maxOperations, maxPayload, maxBuffered, mode), entity => new EntityInspection(entity.PayloadBytes, null));
+
+    [Fact]
+    public void A_full_batch_leaves_at_once_and_partial_ones_wait()
+    {
+        var batcher = Batcher(maxOperations: 3);
+        var ready = new List<ReadyBatch>();
+
+        batcher.Add(Row("a", "1"), ready);
+        batcher.Add(Row("b", "1"), ready);
+        batcher.Add(Row("a", "2"), ready);
+        Assert.Empty(ready);
+
+        batcher.Add(Row("a", "3"), ready);
+
+        var batch = Assert.Single(ready).Batch;
+        Assert.Equal("a", batch.PartitionKey);
+        Assert.Equal(["1", "2", "3"], batch.Entities.Select(e => e.RowKey));
+        Assert.Equal(1, batcher.BufferedRows);
+    }
+
+    [Fact]
+    public void Flush_emits_every_partial_batch_oldest_first()
+    {
+        var batcher = Batcher();
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("b", "1"), ready);
+        batcher.Add(Row("a", "1"), ready);
+        batcher.Add(Row("b", "2"), ready);
+
+        batcher.Flush(ready);
+
+        Assert.Equal(["b", "a"], ready.Select(r => r.Batch.PartitionKey));
+        Assert.Equal(0, batcher.BufferedRows);
+        Assert.Equal(0, batcher.PendingPartitions);
+    }
+
+    [Fact]
+    public void A_full_buffer_sends_its_oldest_partial_batch_so_memory_stays_bounded()
+    {
+        var batcher = Batcher(maxBuffered: 100);
+        var ready = new List<ReadyBatch>();
+
+        for (var i = 0; i < 10_000; i++)
+        {
+            batcher.Add(Row($"p{i}", "r"), ready);
+            Assert.True(batcher.BufferedRows <= 100);
+        }
+
+        Assert.Equal(9_900, ready.Count);
+        Assert.Equal(Enumerable.Range(0, 9_900).Select(i => $"p{i}"), ready.Select(r => r.Batch.PartitionKey));
+    }
+
+    [Fact]
+    public void A_batch_never_exceeds_the_payload_limit()
+    {
+        var batcher = Batcher(maxPayload: 1_000);
+        var ready = new List<ReadyBatch>();
+
+        for (var i = 0; i < 10; i++)
+        {
+            batcher.Add(Row("a", $"{i}", payloadBytes: 300), ready);
+        }
+
+        batcher.Flush(ready);
+
+        Assert.All(ready, r => Assert.True(r.Batch.PayloadBytes <= 1_000));
+        Assert.Equal([3, 3, 3, 1], ready.Select(r => r.Batch.Entities.Count));
+    }
+
+    [Fact]
+    public void Under_upsert_a_repeated_key_replaces_the_earlier_row_which_is_superseded()
+    {
+        var batcher = Batcher();
+        var ready = new List<ReadyBatch>();
+        var earlier = Row("a", "k", 100, ("v", "old"));
+        batcher.Add(earlier, ready);
+        batcher.Add(Row("a", "other"), ready);
+
+        var duplicate = batcher.Add(Row("a", "k", 100, ("v", "new")), ready);
+
+        Assert.Equal(DuplicateResolution.LaterReplacesEarlier, duplicate?.Resolution);
+        Assert.Same(earlier, duplicate?.Earlier);
+        batcher.Flush(ready);
+        var batch = Assert.Single(ready);
+        Assert.Equal(["k", "other"], batch.Batch.Entities.Select(e => e.RowKey));
+        Assert.Equal("new", batch.Batch.Entities[0].Properties.Single().Value);
+        Assert.Equal(earlier.Origin.Record, batch.FirstRecord);
+    }
+
+    [Fact]
+    public void Under_merge_repeated_keys_fold_into_one_operation_with_the_later_values_winning()
+    {
+        var batcher = Batcher(mode: WriteMode.Merge);
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("a", "k", 100, ("x", "1"), ("y", "1")), ready);
+
+        var duplicate = batcher.Add(Row("a", "k", 100, ("y", "2"), ("z", "2")), ready);
+
+        Assert.Equal(DuplicateResolution.Merged, duplicate?.Resolution);
+        batcher.Flush(ready);
+        var merged = Assert.Single(Assert.Single(ready).Batch.Entities);
+        Assert.Equal(
+            new Dictionary<string, object> { ["x"] = "1", ["y"] = "2", ["z"] = "2" },
+            merged.Properties.ToDictionary(p => p.Name, p => p.Value));
+    }
+
+    [Fact]
+    public void Under_insert_the_first_row_stands_and_the_later_is_reported()
+    {
+        var batcher = Batcher(mode: WriteMode.Insert);
+        var ready = new List<ReadyBatch>();
+        var first = Row("a", "k", 100, ("v", "first"));
+        batcher.Add(first, ready);
+
+        var duplicate = batcher.Add(Row("a", "k", 100, ("v", "second")), ready);
+
+        Assert.Equal(DuplicateResolution.LaterRejected, duplicate?.Resolution);
+        batcher.Flush(ready);
+        Assert.Same(first, Assert.Single(Assert.Single(ready).Batch.Entities));
+    }
+
+    [Fact]
+    public void A_replacement_too_big_for_its_batch_moves_to_the_next_batch()
+    {
+        var batcher = Batcher(maxPayload: 1_000);
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("a", "1", 400), ready);
+        batcher.Add(Row("a", "k", 100), ready);
+
+        var duplicate = batcher.Add(Row("a", "k", 700), ready);
+
+        Assert.Equal(DuplicateResolution.LaterReplacesEarlier, duplicate?.Resolution);
+        batcher.Flush(ready);
+        Assert.Equal(2, ready.Count);
+        Assert.Equal(["1"], ready[0].Batch.Entities.Select(e => e.RowKey));
+        Assert.Equal(["k"], ready[1].Batch.Entities.Select(e => e.RowKey));
+        Assert.Equal(700, ready[1].Batch.Entities[0].PayloadBytes);
+        Assert.All(ready, r => Assert.True(r.Batch.PayloadBytes <= 1_000));
+    }
+
+    [Fact]
+    public void Every_batch_knows_the_lowest_record_it_stands_for()
+    {
+        var batcher = Batcher(maxOperations: 2);
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("a", "1"), ready); // record 1
+        batcher.Add(Row("b", "1"), ready); // record 2
+        batcher.Add(Row("a", "2"), ready); // record 3: batch a full
+        batcher.Add(Row("a", "3"), ready); // record 4
+        batcher.Flush(ready);
+
+        Assert.Equal([(1L, "a"), (2L, "b"), (4L, "a")], ready.Select(r => (r.FirstRecord, r.Batch.PartitionKey)));
+    }
+}

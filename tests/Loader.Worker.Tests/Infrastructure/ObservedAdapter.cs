@@ -1,0 +1,54 @@
+using Loader.Abstractions;
+
+namespace Loader.Worker.Tests.Infrastructure;
+
+/// <summary>
+/// Wraps a real adapter to watch and slow down what the pipeline sends through it: it records how many
+/// batches were in flight at once and can hold chosen batches back, to provoke reordering.
+/// </summary>
+public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, TimeSpan>? delay = null) : IBackendAdapter
+{
+    private int _inFlight;
+    private int _maxInFlight;
+    private int _calls;
+
+    public int MaxInFlight => Volatile.Read(ref _maxInFlight);
+
+    public int Calls => Volatile.Read(ref _calls);
+
+    public string Name => inner.Name;
+
+    public BackendLimits Limits => inner.Limits;
+
+    public Task PrepareAsync(CancellationToken cancellationToken) => inner.PrepareAsync(cancellationToken);
+
+    public string? CheckPropertyName(string name) => inner.CheckPropertyName(name);
+
+    public EntityInspection Inspect(LoadEntity entity) => inner.Inspect(entity);
+
+    public async Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken)
+    {
+        Interlocked.Increment(ref _calls);
+        var now = Interlocked.Increment(ref _inFlight);
+        int max;
+        while (now > (max = Volatile.Read(ref _maxInFlight)) && Interlocked.CompareExchange(ref _maxInFlight, now, max) != max)
+        {
+        }
+
+        try
+        {
+            if (delay?.Invoke(batch) is { } wait && wait > TimeSpan.Zero)
+            {
+                await Task.Delay(wait, cancellationToken);
+            }
+
+            return await inner.WriteBatchAsync(batch, cancellationToken);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _inFlight);
+        }
+    }
+
+    public ValueTask DisposeAsync() => inner.DisposeAsync();
+}

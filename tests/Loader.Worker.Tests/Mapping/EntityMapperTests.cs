@@ -1,0 +1,101 @@
+using System.Globalization;
+using Loader.Abstractions;
+using Loader.Worker.Backends.Tables;
+using Loader.Worker.Csv;
+using Loader.Worker.Mapping;
+
+namespace Loader.Worker.Tests.Mapping;
+
+/// <summary>Mapping against the Tables adapter's real rules (no connection is made: the adapter is only asked about entities).</summary>
+public sealed class EntityMapperTests
+{
+    private static readonly TablesAdapter s_rules = new(
+        TableRestClient.FromConnectionString(TablesOptions.DevelopmentStorage), "rules", createTable: false, TimeProvider.System);
+
+    private static EntityMapper Mapper(string[] header, Dictionary<string, ColumnType>? types = null, string culture = "") =>
+        new(
+            MappingPlan.Create(header, KeyTemplate.Parse("{pk}"), KeyTemplate.Parse("{rk}"), types ?? [], s_rules),
+            s_rules,
+            new ColumnConverter(string.IsNullOrEmpty(culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(culture)));
+
+    private static CsvRecord Record(params string[] fields) => new(fields, new RowOrigin(1, 2));
+
+    [Fact]
+    public void Types_columns_and_omits_empty_cells()
+    {
+        var mapper = Mapper(
+            ["pk", "rk", "n", "big", "d", "b", "when", "id", "s", "empty"],
+            new() { ["n"] = ColumnType.Int32, ["big"] = ColumnType.Int64, ["d"] = ColumnType.Double, ["b"] = ColumnType.Boolean, ["when"] = ColumnType.DateTime, ["id"] = ColumnType.Guid });
+
+        var result = mapper.Map(Record("p", "r", "42", "9000000000", "2.5", "true", "2024-03-01T10:00:00Z", "0f8fad5b-d9cb-469f-a165-70867728950e", "text", ""));
+
+        var entity = Assert.IsType<LoadEntity>(result.Entity);
+        Assert.Equal("p", entity.PartitionKey);
+        Assert.Equal("r", entity.RowKey);
+        var values = entity.Properties.ToDictionary(p => p.Name, p => p.Value);
+        Assert.Equal(42, values["n"]);
+        Assert.Equal(9_000_000_000L, values["big"]);
+        Assert.Equal(2.5, values["d"]);
+        Assert.Equal(true, values["b"]);
+        Assert.Equal(new DateTime(2024, 3, 1, 10, 0, 0, DateTimeKind.Utc), values["when"]);
+        Assert.Equal(DateTimeKind.Utc, ((DateTime)values["when"]).Kind);
+        Assert.Equal(Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e"), values["id"]);
+        Assert.Equal("text", values["s"]);
+        Assert.False(values.ContainsKey("empty"));
+        Assert.True(entity.PayloadBytes > 0);
+    }
+
+    [Fact]
+    public void Parses_numbers_in_the_configured_culture()
+    {
+        var mapper = Mapper(["pk", "rk", "d"], new() { ["d"] = ColumnType.Double }, "de-DE");
+
+        var entity = mapper.Map(Record("p", "r", "1.234,5")).Entity!;
+
+        Assert.Equal(1234.5, entity.Properties.Single(p => p.Name == "d").Value);
+    }
+
+    [Theory]
+    [InlineData("abc", "column 'n': 'abc' is not a valid Int32")]
+    [InlineData("3000000000", "column 'n': '3000000000' is not a valid Int32")]
+    public void Rejects_a_value_that_does_not_parse_naming_the_column(string value, string reason)
+    {
+        var mapper = Mapper(["pk", "rk", "n"], new() { ["n"] = ColumnType.Int32 });
+
+        Assert.Equal(reason, mapper.Map(Record("p", "r", value)).RejectReason);
+    }
+
+    [Fact]
+    public void Rejects_empty_keys_naming_the_column()
+    {
+        var mapper = Mapper(["pk", "rk"]);
+
+        Assert.Equal("partition key is empty: column 'pk' is empty", mapper.Map(Record("", "r")).RejectReason);
+        Assert.Equal("row key is empty: column 'rk' is empty", mapper.Map(Record("p", "")).RejectReason);
+    }
+
+    [Fact]
+    public void System_property_columns_feed_templates_but_are_not_written()
+    {
+        var plan = MappingPlan.Create(["PartitionKey", "RowKey", "Timestamp", "v"], KeyTemplate.Parse("{PartitionKey}"), KeyTemplate.Parse("{RowKey}"), new Dictionary<string, ColumnType>(), s_rules);
+
+        Assert.Equal(["v"], plan.Columns.Select(c => c.Name));
+    }
+
+    [Fact]
+    public void Header_problems_are_all_reported_with_their_columns()
+    {
+        var exception = Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(
+            ["pk", "rk", "pk", "bad name", ""],
+            KeyTemplate.Parse("{pk}"),
+            KeyTemplate.Parse("{rk}-{flight}"),
+            new Dictionary<string, ColumnType> { ["ghost"] = ColumnType.Int32 },
+            s_rules));
+
+        Assert.Contains("columns 1 and 3 are both named 'pk'", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("column 4 'bad name' is not a valid property name", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("column 5 has no name", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("Loader:Columns:ghost gives a type to column 'ghost'", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("Loader:RowKey '{rk}-{flight}' uses column 'flight'", exception.Message, StringComparison.Ordinal);
+    }
+}
