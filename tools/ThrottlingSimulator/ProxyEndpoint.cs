@@ -1,0 +1,173 @@
+using System.Globalization;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace Loader.ThrottlingSimulator;
+
+/// <summary>
+/// Forwards every request to the upstream service unchanged and copies its answer back. Entity group
+/// transactions (<c>POST …/$batch</c>) first meet the faults and the request-unit budget, and their answers
+/// carry the charge; everything else (tables, queries) passes through free, as the loader's pacing concerns writes.
+/// </summary>
+internal sealed class ProxyEndpoint(
+    Uri upstream,
+    HttpClient client,
+    RequestBudget budget,
+    FaultInjector faults,
+    SimulatorStats stats,
+    double ruPerKilobyte,
+    TimeProvider timeProvider)
+{
+    // Connection-level headers belong to each hop, and Host must name the upstream, not the simulator.
+    private static readonly HashSet<string> s_notForwarded = new(StringComparer.OrdinalIgnoreCase)
+    {
+        "Host", "Connection", "Keep-Alive", "Transfer-Encoding", "TE", "Trailer", "Upgrade",
+        "Proxy-Connection", "Proxy-Authenticate", "Proxy-Authorization", "Expect",
+    };
+
+    private readonly string _upstreamBase = upstream.GetLeftPart(UriPartial.Authority);
+
+    public async Task HandleAsync(HttpContext context)
+    {
+        try
+        {
+            if (IsBatch(context.Request))
+            {
+                await HandleBatchAsync(context);
+            }
+            else
+            {
+                await ForwardAsync(context, content: null, charge: null);
+            }
+        }
+        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        {
+            // The client went away; there is nobody left to answer.
+        }
+    }
+
+    private static bool IsBatch(HttpRequest request) =>
+        HttpMethods.IsPost(request.Method) && request.Path.Value?.EndsWith("/$batch", StringComparison.Ordinal) == true;
+
+    private async Task HandleBatchAsync(HttpContext context)
+    {
+        stats.RecordRequest();
+
+        // The body is read whatever happens next, so that a refusal is a clean answer rather than a reset mid-upload.
+        var body = await ReadBodyAsync(context.Request, context.RequestAborted);
+
+        var fault = faults.NextFault();
+        switch (fault)
+        {
+            case Fault.Drop:
+                stats.RecordFault(fault);
+                context.Abort();
+                return;
+            case Fault.ServerBusy:
+                stats.RecordFault(fault);
+                await ServiceErrors.ServerBusyAsync(context, timeProvider);
+                return;
+            case Fault.OperationTimedOut:
+                stats.RecordFault(fault);
+                await ServiceErrors.OperationTimedOutAsync(context, timeProvider);
+                return;
+        }
+
+        var scan = MultipartBatchScanner.Scan(body.Span);
+        var charge = RequestCostModel.BatchCharge(scan, ruPerKilobyte);
+        var decision = budget.TryCharge(charge, scan.PartitionKey);
+        if (!decision.Admitted)
+        {
+            stats.RecordThrottled();
+            await ServiceErrors.TooManyRequestsAsync(context, decision.RetryAfterMs, timeProvider);
+            return;
+        }
+
+        var latency = faults.NextLatency();
+        if (latency > TimeSpan.Zero)
+        {
+            await Task.Delay(latency, timeProvider, context.RequestAborted);
+        }
+
+        stats.RecordForwarded(scan.Operations.Count);
+        var content = new ReadOnlyMemoryContent(body);
+        await ForwardAsync(context, content, charge);
+    }
+
+    private static async Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpRequest request, CancellationToken cancellationToken)
+    {
+        using var buffer = new MemoryStream(request.ContentLength is { } length and > 0 and <= int.MaxValue ? (int)length : 0);
+        await request.Body.CopyToAsync(buffer, cancellationToken);
+        return buffer.GetBuffer().AsMemory(0, (int)buffer.Length);
+    }
+
+    /// <summary>
+    /// Sends the request on with <paramref name="content"/> as its body (null streams the client's body through)
+    /// and reports <paramref name="charge"/> on the answer, when the request is one that is charged.
+    /// </summary>
+    private async Task ForwardAsync(HttpContext context, HttpContent? content, double? charge)
+    {
+        var request = context.Request;
+
+        // The raw target keeps the path exactly as the client sent and signed it; decoding and re-encoding might not.
+        var target = context.Features.Get<IHttpRequestFeature>()?.RawTarget is { Length: > 0 } raw && raw[0] == '/'
+            ? raw
+            : request.Path.ToUriComponent() + request.QueryString.ToUriComponent();
+        using var message = new HttpRequestMessage(new HttpMethod(request.Method), _upstreamBase + target);
+        message.Content = content ?? (HasBody(request) ? new StreamContent(request.Body) : null);
+        foreach (var (name, values) in request.Headers)
+        {
+            if (!s_notForwarded.Contains(name) && !message.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values))
+            {
+                message.Content?.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values);
+            }
+        }
+
+        HttpResponseMessage upstreamResponse;
+        try
+        {
+            upstreamResponse = await client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, context.RequestAborted);
+        }
+        catch (HttpRequestException exception)
+        {
+            if (charge is not null)
+            {
+                stats.RecordUpstreamFailure();
+            }
+
+            await ServiceErrors.UpstreamFailedAsync(context, exception.Message, timeProvider);
+            return;
+        }
+
+        using (upstreamResponse)
+        {
+            var response = context.Response;
+            response.StatusCode = (int)upstreamResponse.StatusCode;
+            CopyHeaders(upstreamResponse.Headers, response.Headers);
+            CopyHeaders(upstreamResponse.Content.Headers, response.Headers);
+            if (charge is { } spent)
+            {
+                // The budget was spent when the batch was let through, so every answer to it reports the charge,
+                // as Cosmos DB charges failed writes too.
+                response.Headers[ServiceErrors.RequestChargeHeader] = spent.ToString(CultureInfo.InvariantCulture);
+                stats.RecordCharge(spent);
+            }
+
+            await upstreamResponse.Content.CopyToAsync(response.Body, context.RequestAborted);
+        }
+    }
+
+    private static bool HasBody(HttpRequest request) =>
+        request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0;
+
+    private static void CopyHeaders(System.Net.Http.Headers.HttpHeaders from, IHeaderDictionary to)
+    {
+        foreach (var (name, values) in from)
+        {
+            if (!s_notForwarded.Contains(name))
+            {
+                to[name] = values.ToArray();
+            }
+        }
+    }
+}
