@@ -1,0 +1,111 @@
+// Data-plane roles for the job's identity (and, optionally, for the operator who uploads input
+// and reads reports). No keys: Storage has shared keys off and Cosmos DB local auth off.
+
+@description('Principal (object) id of the job\'s managed identity.')
+param principalId string
+
+@description('Storage account holding input and state.')
+param storageAccountName string
+
+@description('Blob container the loader writes reports, rejects and checkpoints to.')
+param stateContainerName string
+
+@description('Grant Storage Table Data Contributor (the Tables backend).')
+param grantTableData bool
+
+@description('Cosmos DB account to grant Cosmos DB Built-in Data Contributor on; empty: none.')
+param cosmosAccountName string = ''
+
+@description('Optional: a user or group that uploads input and reads reports (Storage Blob Data Contributor on the account).')
+param operatorPrincipalId string = ''
+
+@description('Kind of the operator principal.')
+@allowed([
+  'User'
+  'Group'
+  'ServicePrincipal'
+])
+param operatorPrincipalType string = 'User'
+
+// Built-in Azure roles (role definition ids).
+var storageTableDataContributor = '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3'
+var storageBlobDataReader = '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1'
+var storageBlobDataContributor = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
+// Cosmos DB data-plane role "Cosmos DB Built-in Data Contributor" (a SQL role definition of the account).
+var cosmosBuiltInDataContributor = '00000000-0000-0000-0000-000000000002'
+
+var grantCosmos = !empty(cosmosAccountName)
+
+resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' existing = {
+  name: storageAccountName
+}
+
+resource blobService 'Microsoft.Storage/storageAccounts/blobServices@2023-05-01' existing = {
+  parent: storage
+  name: 'default'
+}
+
+resource stateContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' existing = {
+  parent: blobService
+  name: stateContainerName
+}
+
+// Only referenced (by id) when grantCosmos; the placeholder name keeps the id well formed otherwise.
+resource cosmosAccount 'Microsoft.DocumentDB/databaseAccounts@2024-05-15' existing = {
+  name: grantCosmos ? cosmosAccountName : 'none'
+}
+
+// Tables backend: read and write entities (and create the table when the loader is asked to).
+resource tableData 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantTableData) {
+  name: guid(storage.id, principalId, storageTableDataContributor)
+  scope: storage
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageTableDataContributor)
+    principalId: principalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// Read the input blobs (any container of the account).
+resource blobReader 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(storage.id, principalId, storageBlobDataReader)
+  scope: storage
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataReader)
+    principalId: principalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// Write report, rejects and checkpoint: only in the state container.
+resource stateWriter 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(stateContainer.id, principalId, storageBlobDataContributor)
+  scope: stateContainer
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataContributor)
+    principalId: principalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// Cosmos DB data plane: read and write items (not create databases or containers; Bicep does that).
+resource cosmosData 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@2024-05-15' = if (grantCosmos) {
+  parent: cosmosAccount
+  name: guid(cosmosAccount.id, principalId, cosmosBuiltInDataContributor)
+  properties: {
+    roleDefinitionId: '${cosmosAccount.id}/sqlRoleDefinitions/${cosmosBuiltInDataContributor}'
+    principalId: principalId
+    scope: cosmosAccount.id
+  }
+}
+
+// The operator uploads input and downloads reports with `--auth-mode login`.
+resource operatorBlob 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(operatorPrincipalId)) {
+  name: guid(storage.id, operatorPrincipalId, storageBlobDataContributor)
+  scope: storage
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataContributor)
+    principalId: operatorPrincipalId
+    principalType: operatorPrincipalType
+  }
+}
