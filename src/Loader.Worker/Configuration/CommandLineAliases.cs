@@ -5,6 +5,7 @@ public static class CommandLineAliases
 {
     public static readonly IReadOnlyDictionary<string, string> SwitchMappings = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
     {
+        ["--settings"] = "Loader:SettingsFile",
         ["--input"] = "Loader:Input",
         ["--backend"] = "Loader:Backend",
         ["--partition-key"] = "Loader:PartitionKey",
@@ -21,6 +22,25 @@ public static class CommandLineAliases
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",
     };
+
+    /// <summary>The file named by <c>--settings</c>, if any.</summary>
+    public static string? SettingsFile(string[] args)
+    {
+        for (var i = 0; i < args.Length; i++)
+        {
+            if (args[i].StartsWith("--settings=", StringComparison.OrdinalIgnoreCase))
+            {
+                return args[i]["--settings=".Length..];
+            }
+
+            if (args[i].Equals("--settings", StringComparison.OrdinalIgnoreCase) && i + 1 < args.Length)
+            {
+                return args[i + 1];
+            }
+        }
+
+        return null;
+    }
 
     /// <summary>Flags written without a value (<c>--dry-run</c>) mean true; the configuration provider needs the value spelled out.</summary>
     public static string[] Normalize(string[] args)

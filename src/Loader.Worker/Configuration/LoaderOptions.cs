@@ -49,7 +49,8 @@ public sealed class LoaderOptions
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>After a stop request, how long batches in flight may take to finish before they are cancelled.</summary>
-    public TimeSpan ShutdownGracePeriod { get; set; } = TimeSpan.FromSeconds(20);
+    /// <remarks>Container Apps kills a job replica 30 s after SIGTERM: the default leaves time to write the checkpoint and report.</remarks>
+    public TimeSpan ShutdownGracePeriod { get; set; } = TimeSpan.FromSeconds(15);
 
     /// <summary>How often a progress line is logged.</summary>
     public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(5);

@@ -4,6 +4,8 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Configuration.EnvironmentVariables;
+using Microsoft.Extensions.Configuration.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -23,6 +25,7 @@ public static class LoaderHost
             Args = normalized,
             ContentRootPath = AppContext.BaseDirectory,
         });
+        AddSettingsFile(builder.Configuration, normalized);
         builder.Configuration.AddCommandLine(normalized, CommandLineAliases.SwitchMappings.ToDictionary());
 
         builder.Logging.ClearProviders();
@@ -37,12 +40,32 @@ public static class LoaderHost
         return builder;
     }
 
+    /// <summary>
+    /// <c>--settings file.json</c>: a load described in a file (same shape as appsettings.json). It sits above
+    /// appsettings.json and below the environment and the command line, so either can still override it.
+    /// </summary>
+    private static void AddSettingsFile(ConfigurationManager configuration, string[] args)
+    {
+        var file = CommandLineAliases.SettingsFile(args);
+        if (file is null)
+        {
+            return;
+        }
+
+        var fullPath = Path.GetFullPath(file);
+        var source = new JsonConfigurationSource { Path = fullPath, Optional = false, ReloadOnChange = false };
+        source.ResolveFileProvider();
+        var sources = configuration.Sources;
+        var environment = sources.Select((s, i) => (s, i)).FirstOrDefault(p => p.s is EnvironmentVariablesConfigurationSource);
+        sources.Insert(environment.s is null ? sources.Count : environment.i, source);
+    }
+
     public static IServiceCollection AddBulkLoader(this IServiceCollection services)
     {
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
         services.AddOptions<HostOptions>().Configure<IOptions<LoaderOptions>>((host, loader) =>
-            host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(15));
+            host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(10));
         services.AddMetrics();
         services.AddSingleton(TimeProvider.System);
         services.AddSingleton<SummaryOutput>();

@@ -219,8 +219,15 @@ public sealed partial class LoadPipeline(
             RequestUnitsPerRow = charge is { } perRow && counts.RowsWritten > 0 ? Math.Round(perRow / counts.RowsWritten, 3) : null,
             RequestUnitsPerSecond = charge is { } perSecond && seconds > 0 ? Math.Round(perSecond / seconds, 1) : null,
             RejectsPath = string.IsNullOrWhiteSpace(settings.RejectsPath) ? null : settings.RejectsPath,
+            PeakMemoryMiB = Math.Round(PeakMemoryMiB(), 1),
             Errors = statistics.Errors(),
         };
+    }
+
+    private static double PeakMemoryMiB()
+    {
+        using var process = System.Diagnostics.Process.GetCurrentProcess();
+        return process.PeakWorkingSet64 / (1024.0 * 1024.0);
     }
 
     private static string Target(LoaderOptions settings) => settings.Backend switch

@@ -73,6 +73,9 @@ public sealed record LoadReport
 
     public string? RejectsPath { get; init; }
 
+    /// <summary>Peak resident memory of the loader process, in MiB.</summary>
+    public required double PeakMemoryMiB { get; init; }
+
     /// <summary>Why rows failed, most rows first.</summary>
     public required IReadOnlyList<ErrorCount> Errors { get; init; }
 }
