@@ -17,8 +17,11 @@ public interface IBackendAdapter : IAsyncDisposable
     /// <summary>Why a column name cannot be a property name in this store, or null when it can.</summary>
     string? CheckPropertyName(string name);
 
-    /// <summary>Sizes an entity and checks it against the service's rules, before it is batched.</summary>
-    EntityInspection Inspect(LoadEntity entity);
+    /// <summary>
+    /// Sizes an entity and checks it against the service's rules, before it is created and batched. Called for
+    /// every row, from several threads at once: keep it allocation-free and thread-safe.
+    /// </summary>
+    EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties);
 
     /// <summary>Sends the batch as one transaction.</summary>
     Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken);

@@ -6,11 +6,11 @@ namespace Loader.Abstractions;
 /// <param name="Properties">The non-empty cells of the row, typed, in column order.</param>
 /// <param name="Origin">Where the row came from.</param>
 /// <param name="PayloadBytes">The adapter's upper bound for this entity's share of a batch request, used to keep batches within the service's payload limit.</param>
-/// <param name="SourceFields">The record's fields as read, so a row the service refuses can be written to the rejects file as it was.</param>
+/// <param name="SourceRecord">The record's text as it stood in the input (UTF-8), so a row the service refuses goes to the rejects file as it was.</param>
 public sealed record LoadEntity(
     string PartitionKey,
     string RowKey,
     IReadOnlyList<EntityProperty> Properties,
     RowOrigin Origin,
     int PayloadBytes = 0,
-    IReadOnlyList<string>? SourceFields = null);
+    ReadOnlyMemory<byte> SourceRecord = default);

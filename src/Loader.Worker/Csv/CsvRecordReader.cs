@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using CsvHelper;
 using Loader.Abstractions;
@@ -6,9 +7,11 @@ using Loader.Worker.Configuration;
 namespace Loader.Worker.Csv;
 
 /// <summary>
-/// Streams records from CSV with CsvHelper's reader: a header row, then one record at a time, so memory stays
-/// flat whatever the file size. Malformed records (stray or unterminated quotes, a wrong number of fields)
-/// come back as records with a problem and their raw text, in input order, instead of stopping the read.
+/// Streams records from CSV with CsvHelper: a header row, then the records, so memory stays flat whatever the
+/// file size. Well-formed records are mapped on several threads by CsvHelper's parallel enumeration (the
+/// selector reads fields in place, as UTF-8 spans) and come back in input order. Malformed records (stray or
+/// unterminated quotes, a wrong number of fields) come back in order too, with their text, instead of stopping
+/// the read. Record numbers (<see cref="RowOrigin.Record"/>) count well-formed records; lines count every line.
 /// </summary>
 public sealed class CsvRecordReader : IDisposable
 {
@@ -18,9 +21,9 @@ public sealed class CsvRecordReader : IDisposable
     internal const int MaxRecordBytes = 16 * 1024 * 1024;
 
     private readonly CsvReader _reader;
-    private readonly Queue<CsvRecord> _ready = new();
-    private long _record;
-    private bool _ended;
+
+    // Filled by the scanning thread, ahead of the mapped results; released in order by ReadAll.
+    private readonly ConcurrentQueue<(long GoodRecordsBefore, MalformedRecord Record)> _malformed = new();
 
     private CsvRecordReader(CsvReader reader)
     {
@@ -31,12 +34,12 @@ public sealed class CsvRecordReader : IDisposable
     /// <summary>Column names from the first row.</summary>
     public IReadOnlyList<string> Header { get; }
 
-    /// <summary>Records returned or skipped so far.</summary>
-    public long RecordsRead => _record;
+    /// <summary>Malformed records passed over by <see cref="Skip"/>.</summary>
+    public long MalformedSkipped { get; private set; }
 
     /// <summary>
-    /// Opens a stream as UTF-8 (a byte-order mark switches to UTF-16/32). Bytes that are not valid UTF-8 read
-    /// as U+FFFD, which the mapper rejects, so one bad byte costs one row, not the load.
+    /// Opens a stream as UTF-8 (a byte-order mark switches to UTF-16/32). Bytes that are not valid UTF-8 are
+    /// kept as they are; the mapper rejects the record, so one bad byte costs one row, not the load.
     /// </summary>
     public static CsvRecordReader Open(Stream stream, CsvOptions options)
     {
@@ -51,9 +54,11 @@ public sealed class CsvRecordReader : IDisposable
             DetectSeparatorHint = false,
             MalformedData = CsvMalformedDataHandling.Skip,
             FieldCountMismatch = CsvFieldCountHandling.Skip,
-            OnMalformedRecord = malformed => owner!.OnMalformed(malformed),
+            OnMalformedRecord = malformed => owner?.OnMalformed(malformed),
             MaxRecordSize = MaxRecordBytes,
             BufferSize = BufferSize,
+            // Rows wait in partial batches; repeated values (carriers, airports) then cost one string each.
+            PoolStrings = true,
         };
         var reader = CsvReader.Create(stream, readerOptions, leaveOpen: true);
         owner = new CsvRecordReader(reader);
@@ -67,6 +72,9 @@ public sealed class CsvRecordReader : IDisposable
         { Length: 1 } single when single[0] < 128 => single[0],
         _ => throw new FormatException($"'{configured}' is not one ASCII character (use \\t for tab)."),
     };
+
+    /// <summary>Where a record the selector is given came from.</summary>
+    public static RowOrigin OriginOf(CsvReader record) => new(record.RowNumber, record.LineNumber);
 
     private IReadOnlyList<string> ReadHeader()
     {
@@ -86,56 +94,57 @@ public sealed class CsvRecordReader : IDisposable
         }
     }
 
-    /// <summary>Reads the next record; false at the end of the input.</summary>
-    /// <exception cref="CsvFormatException">The input cannot be read on, such as a record longer than 16 MiB (a quote that never closes).</exception>
-    public bool Read(out CsvRecord record)
-    {
-        while (_ready.Count == 0 && !_ended)
-        {
-            if (!_reader.Read())
-            {
-                _ended = true;
-                break;
-            }
-
-            _ready.Enqueue(CurrentRecord());
-        }
-
-        if (_ready.TryDequeue(out var next))
-        {
-            record = next with { Origin = new RowOrigin(++_record, next.Origin.Line) };
-            return true;
-        }
-
-        record = default;
-        return false;
-    }
-
-    /// <summary>Skips records without mapping them (resuming after a checkpoint); returns how many were skipped.</summary>
+    /// <summary>Skips well-formed records without mapping them (resuming after a checkpoint); returns how many were skipped.</summary>
     public long Skip(long records)
     {
         long skipped = 0;
-        while (skipped < records && Read(out _))
+        while (skipped < records && _reader.Read())
         {
             skipped++;
         }
 
+        MalformedSkipped += _malformed.Count;
+        _malformed.Clear();
         return skipped;
     }
 
-    private CsvRecord CurrentRecord()
+    /// <summary>
+    /// Reads every remaining record in input order: well-formed ones mapped by <paramref name="map"/> on
+    /// <paramref name="parallelism"/> threads (the reader it gets is valid only during the call), malformed
+    /// ones as they were. Stop enumerating to stop reading.
+    /// </summary>
+    /// <exception cref="CsvFormatException">The input cannot be read on, such as a record longer than 16 MiB (a quote that never closes).</exception>
+    public IEnumerable<RecordResult<T>> ReadAll<T>(Func<CsvReader, T> map, int parallelism)
     {
-        var count = _reader.FieldCount;
-        var fields = new string[count];
-        for (var i = 0; i < count; i++)
+        var results = parallelism > 1 ? _reader.ParallelEnumerate(map, parallelism) : Sequential(map);
+        long goodRecords = 0;
+        foreach (var value in results)
         {
-            fields[i] = _reader.GetString(i);
+            while (_malformed.TryPeek(out var head) && head.GoodRecordsBefore <= goodRecords)
+            {
+                _malformed.TryDequeue(out _);
+                yield return new RecordResult<T>(default, head.Record);
+            }
+
+            goodRecords++;
+            yield return new RecordResult<T>(value, null);
         }
 
-        return new CsvRecord(fields, new RowOrigin(0, _reader.LineNumber));
+        while (_malformed.TryDequeue(out var rest))
+        {
+            yield return new RecordResult<T>(default, rest.Record);
+        }
     }
 
-    /// <summary>Called by the reader, inside <see cref="CsvReader.Read"/>, before the next good record is returned.</summary>
+    private IEnumerable<T> Sequential<T>(Func<CsvReader, T> map)
+    {
+        while (_reader.Read())
+        {
+            yield return map(_reader);
+        }
+    }
+
+    /// <summary>Called by CsvHelper's scanning thread (one at a time, in input order).</summary>
     private void OnMalformed(CsvMalformedRecord malformed)
     {
         if (!malformed.Skipped)
@@ -153,7 +162,10 @@ public sealed class CsvRecordReader : IDisposable
             CsvMalformedReason.LineBreakInQuotes => "malformed quoting: a line break inside a quoted field",
             _ => $"malformed record ({malformed.Reason})",
         };
-        _ready.Enqueue(new CsvRecord([], new RowOrigin(0, malformed.LineNumber), problem, malformed.RawRecord));
+
+        // RecordNumber counts the header and the well-formed records returned before this one.
+        var goodRecordsBefore = Math.Max(0, malformed.RecordNumber - 2);
+        _malformed.Enqueue((goodRecordsBefore, new MalformedRecord(new RowOrigin(goodRecordsBefore, malformed.LineNumber), problem, malformed.RawRecord)));
     }
 
     /// <summary>Counts the fields of a raw record for the message (quotes honoured).</summary>

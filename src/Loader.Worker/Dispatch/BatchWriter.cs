@@ -101,7 +101,7 @@ public sealed partial class BatchWriter(
             if (failure.Index >= 0 && failure.Index < batch.Entities.Count && refused.Add(failure.Index))
             {
                 var entity = batch.Entities[failure.Index];
-                rejects.Reject(entity.Origin, RefusalReason(failure), entity.SourceFields);
+                rejects.Reject(entity, RefusalReason(failure));
             }
         }
 

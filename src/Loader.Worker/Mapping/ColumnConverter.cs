@@ -1,63 +1,77 @@
+using System.Buffers;
 using System.Globalization;
+using System.Text;
 using Loader.Abstractions;
 
 namespace Loader.Worker.Mapping;
 
-/// <summary>Converts a cell's text to its configured column type, in the configured culture.</summary>
+/// <summary>Parses a cell's UTF-8 text as its column type, in the configured culture, without making a string first.</summary>
 public sealed class ColumnConverter(CultureInfo culture)
 {
-    /// <summary>Converts <paramref name="text"/>; false when it is not a valid value of the type.</summary>
-    public bool TryConvert(ColumnType type, string text, out object value)
+    private const NumberStyles IntegerStyle = NumberStyles.Integer;
+    private const NumberStyles FloatStyle = NumberStyles.Float | NumberStyles.AllowThousands;
+
+    // The fast path applies when the culture's decimal separator is one ASCII character ('.' or ',').
+    private readonly byte _decimalSeparator = culture.NumberFormat.NumberDecimalSeparator is [var separator] && separator < 128 ? (byte)separator : (byte)0;
+
+    /// <summary>Converts <paramref name="utf8"/> to a non-string type; false when it is not a valid value of the type.</summary>
+    public bool TryConvert(string name, ColumnType type, ReadOnlySpan<byte> utf8, out EntityProperty property)
     {
         switch (type)
         {
-            case ColumnType.String:
-                value = text;
+            case ColumnType.Int32 when int.TryParse(utf8, IntegerStyle, culture, out var int32):
+                property = EntityProperty.FromInt32(name, int32);
                 return true;
-            case ColumnType.Int32 when int.TryParse(text, NumberStyles.Integer, culture, out var int32):
-                value = int32;
+            case ColumnType.Int64 when long.TryParse(utf8, IntegerStyle, culture, out var int64):
+                property = EntityProperty.FromInt64(name, int64);
                 return true;
-            case ColumnType.Int64 when long.TryParse(text, NumberStyles.Integer, culture, out var int64):
-                value = int64;
+            case ColumnType.Double when DecimalFastPath.TryParse(utf8, _decimalSeparator, out var number)
+                || double.TryParse(utf8, FloatStyle, culture, out number):
+                property = EntityProperty.FromDouble(name, number);
                 return true;
-            case ColumnType.Double when double.TryParse(text, NumberStyles.Float | NumberStyles.AllowThousands, culture, out var number):
-                value = number;
+            case ColumnType.Boolean when TryParseBoolean(utf8, out var flag):
+                property = EntityProperty.FromBoolean(name, flag);
                 return true;
-            case ColumnType.Boolean when TryParseBoolean(text, out var flag):
-                value = flag;
+            case ColumnType.DateTime when TryParseDateTime(utf8, out var dateTime):
+                property = EntityProperty.FromDateTime(name, dateTime);
                 return true;
-            case ColumnType.DateTime when DateTime.TryParse(text, culture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var dateTime):
-                value = DateTime.SpecifyKind(dateTime, DateTimeKind.Utc);
-                return true;
-            case ColumnType.Guid when Guid.TryParse(text, out var guid):
-                value = guid;
+            case ColumnType.Guid when Guid.TryParse(Encoding.UTF8.GetString(utf8), out var guid):
+                property = EntityProperty.FromGuid(name, guid);
                 return true;
             default:
-                value = text;
+                property = default;
                 return false;
         }
     }
 
-    private static bool TryParseBoolean(string text, out bool value)
+    private bool TryParseDateTime(ReadOnlySpan<byte> utf8, out DateTime value)
     {
-        var trimmed = text.AsSpan().Trim();
-        if (bool.TryParse(trimmed, out value))
+        // Dates are short; parse from a stack copy in UTF-16, as DateTime has no UTF-8 parser.
+        Span<char> chars = stackalloc char[64];
+        if (utf8.Length > chars.Length || !Encoding.UTF8.TryGetChars(utf8, chars, out var written))
         {
-            return true;
+            value = default;
+            return false;
         }
 
-        if (trimmed is "1")
+        var parsed = DateTime.TryParse(chars[..written], culture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out value);
+        value = DateTime.SpecifyKind(value, DateTimeKind.Utc);
+        return parsed;
+    }
+
+    private static readonly SearchValues<byte> s_blank = SearchValues.Create(" \t"u8);
+
+    private static bool TryParseBoolean(ReadOnlySpan<byte> utf8, out bool value)
+    {
+        var start = utf8.IndexOfAnyExcept(s_blank);
+        var trimmed = start < 0 ? [] : utf8[start..(utf8.LastIndexOfAnyExcept(s_blank) + 1)];
+        if (trimmed.SequenceEqual("1"u8) || System.Text.Ascii.EqualsIgnoreCase(trimmed, "true"u8))
         {
             value = true;
             return true;
         }
 
-        if (trimmed is "0")
-        {
-            value = false;
-            return true;
-        }
-
-        return false;
+        value = false;
+        return trimmed.SequenceEqual("0"u8) || System.Text.Ascii.EqualsIgnoreCase(trimmed, "false"u8);
     }
 }

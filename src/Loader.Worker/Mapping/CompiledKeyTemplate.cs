@@ -14,6 +14,9 @@ internal sealed class CompiledKeyTemplate
         _columnNames = columnNames;
     }
 
+    /// <summary>Positions of the columns the template reads.</summary>
+    public IEnumerable<int> ColumnIndexes => _columns.Where(index => index >= 0);
+
     /// <summary>Binds the template to a header; a missing column throws with its name.</summary>
     public static CompiledKeyTemplate Compile(KeyTemplate template, IReadOnlyDictionary<string, int> columnIndex)
     {

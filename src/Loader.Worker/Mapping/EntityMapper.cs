@@ -1,63 +1,93 @@
+using System.Text;
+using System.Text.Unicode;
+using CsvHelper;
 using Loader.Abstractions;
 using Loader.Worker.Csv;
 
 namespace Loader.Worker.Mapping;
 
-/// <summary>Turns records into entities: renders the keys, types the cells, drops empty ones, and asks the backend whether it would accept the result.</summary>
+/// <summary>
+/// Turns a well-formed record into an entity: renders the keys, types the cells (straight from their UTF-8
+/// bytes), drops empty ones, and asks the backend whether it would accept the result. Holds scratch buffers,
+/// so one instance per thread (the read stage maps on several).
+/// </summary>
 public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, ColumnConverter converter)
 {
-    private readonly List<EntityProperty> _scratch = new(plan.Columns.Count);
+    private readonly EntityProperty[] _scratch = new EntityProperty[plan.Columns.Count];
 
-    public MapResult Map(in CsvRecord record)
+    // Strings of the current record, made at most once per cell (a key column is often also a property).
+    private readonly string?[] _strings = new string?[plan.Header.Count];
+
+    /// <summary>Maps the record the reader stands on.</summary>
+    public MapResult Map(CsvReader record)
     {
-        if (record.Problem is { } problem)
+        var origin = CsvRecordReader.OriginOf(record);
+        if (!Utf8.IsValid(record.RawRecord))
         {
-            return MapResult.Reject(problem);
+            return Reject(record, origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid UTF-8");
         }
 
-        var fields = record.Fields;
-        for (var i = 0; i < fields.Length; i++)
+        Array.Clear(_strings);
+        foreach (var column in plan.KeyColumns)
         {
-            if (fields[i].Contains('\uFFFD', StringComparison.Ordinal))
-            {
-                return MapResult.Reject($"column '{plan.Header[i]}' holds bytes that are not valid UTF-8");
-            }
+            _strings[column] = record.GetString(column);
         }
 
-        var partitionKey = plan.PartitionKey.Render(fields, out var emptyColumn);
+        var partitionKey = plan.PartitionKey.Render(_strings!, out var emptyColumn);
         if (partitionKey is null)
         {
-            return MapResult.Reject($"partition key is empty: column '{emptyColumn}' is empty");
+            return Reject(record, origin, $"partition key is empty: column '{emptyColumn}' is empty");
         }
 
-        var rowKey = plan.RowKey.Render(fields, out emptyColumn);
+        var rowKey = plan.RowKey.Render(_strings!, out emptyColumn);
         if (rowKey is null)
         {
-            return MapResult.Reject($"row key is empty: column '{emptyColumn}' is empty");
+            return Reject(record, origin, $"row key is empty: column '{emptyColumn}' is empty");
         }
 
-        _scratch.Clear();
-        foreach (var column in plan.Columns)
+        var count = 0;
+        foreach (var column in plan.WrittenColumns)
         {
-            var text = fields[column.Index];
-            if (text.Length == 0)
+            var utf8 = record.GetSpan(column.Index);
+            if (utf8.IsEmpty)
             {
                 continue;
             }
 
-            if (!converter.TryConvert(column.Type, text, out var value))
+            EntityProperty property;
+            if (column.Type == ColumnType.String)
             {
-                return MapResult.Reject($"column '{column.Name}': '{Shorten(text)}' is not a valid {column.Type}");
+                property = EntityProperty.FromString(column.Name, _strings[column.Index] ??= record.GetString(column.Index));
+            }
+            else if (!converter.TryConvert(column.Name, column.Type, utf8, out property))
+            {
+                return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a valid {column.Type}");
             }
 
-            _scratch.Add(new EntityProperty(column.Name, column.Type, value));
+            _scratch[count++] = property;
         }
 
-        var entity = new LoadEntity(partitionKey, rowKey, _scratch.ToArray(), record.Origin, SourceFields: fields);
-        var inspection = backend.Inspect(entity);
+        var properties = _scratch.AsSpan(0, count);
+        var inspection = backend.Inspect(partitionKey, rowKey, properties);
         return inspection.Violation is { } violation
-            ? MapResult.Reject(violation)
-            : MapResult.Accept(entity with { PayloadBytes = inspection.PayloadBytes });
+            ? Reject(record, origin, violation)
+            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, record.RawRecord.ToArray()));
+    }
+
+    private static MapResult Reject(CsvReader record, Abstractions.RowOrigin origin, string reason) =>
+        MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.RawRecord));
+
+    private static int FirstInvalidField(CsvReader record)
+    {
+        for (var i = 0; i < record.FieldCount; i++)
+        {
+            if (!Utf8.IsValid(record.GetSpan(i)))
+            {
+                return i;
+            }
+        }
+
+        return 0;
     }
 
     private static string Shorten(string text) => text.Length <= 40 ? text : text[..40] + "…";

@@ -15,12 +15,13 @@ public sealed class MappingPlan
         IReadOnlyList<string> header,
         CompiledKeyTemplate partitionKey,
         CompiledKeyTemplate rowKey,
-        IReadOnlyList<WrittenColumn> columns)
+        WrittenColumn[] columns)
     {
         Header = header;
         PartitionKey = partitionKey;
         RowKey = rowKey;
-        Columns = columns;
+        WrittenColumns = columns;
+        KeyColumns = [.. partitionKey.ColumnIndexes.Concat(rowKey.ColumnIndexes).Distinct()];
     }
 
     public IReadOnlyList<string> Header { get; }
@@ -30,10 +31,16 @@ public sealed class MappingPlan
     internal CompiledKeyTemplate RowKey { get; }
 
     /// <summary>The columns written as properties, in header order.</summary>
-    public IReadOnlyList<WrittenColumn> Columns { get; }
+    public IReadOnlyList<WrittenColumn> Columns => WrittenColumns;
+
+    /// <summary>The same, as an array for the mapper's per-row loop.</summary>
+    internal WrittenColumn[] WrittenColumns { get; }
+
+    /// <summary>Positions of the columns the key templates read.</summary>
+    internal int[] KeyColumns { get; }
 
     /// <summary>A column written as a property.</summary>
-    public sealed record WrittenColumn(int Index, string Name, ColumnType Type);
+    public readonly record struct WrittenColumn(int Index, string Name, ColumnType Type);
 
     /// <summary>Binds templates and column types to a header; throws <see cref="CsvHeaderException"/> naming the column or setting at fault.</summary>
     public static MappingPlan Create(
@@ -90,7 +97,7 @@ public sealed class MappingPlan
         }
 
         columns.Sort((a, b) => a.Index.CompareTo(b.Index));
-        return new MappingPlan(header, partitionKeyTemplate!, rowKeyTemplate!, columns);
+        return new MappingPlan(header, partitionKeyTemplate!, rowKeyTemplate!, [.. columns]);
     }
 
     private static CompiledKeyTemplate? Compile(KeyTemplate template, string setting, Dictionary<string, int> index, List<string> problems)

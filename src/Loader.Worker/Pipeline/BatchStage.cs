@@ -9,13 +9,14 @@ namespace Loader.Worker.Pipeline;
 /// <summary>Second stage: groups entities into partition batches and hands ready batches to the dispatcher.</summary>
 internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, LoadStatistics statistics)
 {
-    public async Task RunAsync(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
+    /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
+    public void Run(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
     {
         Exception? failure = null;
         var ready = new List<ReadyBatch>();
         try
         {
-            await foreach (var chunk in input.ReadAllAsync(CancellationToken.None).ConfigureAwait(false))
+            while (BlockingChannel.TryRead(input, out var chunk))
             {
                 foreach (var entity in chunk)
                 {
@@ -26,13 +27,13 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, L
 
                     if (ready.Count > 0)
                     {
-                        await PassOnAsync(ready, output).ConfigureAwait(false);
+                        PassOn(ready, output);
                     }
                 }
             }
 
             batcher.Flush(ready);
-            await PassOnAsync(ready, output).ConfigureAwait(false);
+            PassOn(ready, output);
         }
         catch (Exception exception)
         {
@@ -49,10 +50,7 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, L
     {
         if (duplicate.Resolution == DuplicateResolution.LaterRejected)
         {
-            rejects.Reject(
-                duplicate.Later.Origin,
-                $"same partition and row key as line {duplicate.Earlier.Origin.Line}; under Insert the first row stands",
-                duplicate.Later.SourceFields);
+            rejects.Reject(duplicate.Later, $"same partition and row key as line {duplicate.Earlier.Origin.Line}; under Insert the first row stands");
         }
         else
         {
@@ -60,11 +58,11 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, L
         }
     }
 
-    private static async Task PassOnAsync(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
+    private static void PassOn(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
     {
         foreach (var batch in ready)
         {
-            await output.WriteAsync(batch, CancellationToken.None).ConfigureAwait(false);
+            BlockingChannel.Write(output, batch);
         }
 
         ready.Clear();

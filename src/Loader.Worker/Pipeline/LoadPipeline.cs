@@ -52,27 +52,30 @@ public sealed partial class LoadPipeline(
     {
         await using var input = OpenInput(settings.Input);
         using var reader = OpenReader(input, settings);
-        var mapper = new EntityMapper(CreatePlan(reader.Header, settings), backend, new ColumnConverter(Culture(settings.Csv.Culture)));
+        var plan = CreatePlan(reader.Header, settings);
+        var converter = new ColumnConverter(Culture(settings.Csv.Culture));
         await PrepareBackendAsync(settings, abort).ConfigureAwait(false);
 
-        using var rejects = new RejectSink(settings.RejectsPath, settings.MaxRejects, CsvRecordReader.Separator(settings.Csv.Delimiter), statistics, loggerFactory.CreateLogger<RejectSink>());
+        using var rejects = new RejectSink(settings.RejectsPath, settings.MaxRejects, statistics, loggerFactory.CreateLogger<RejectSink>());
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded);
         using var limiter = new FixedConcurrencyLimiter(settings.MaxParallelBatches);
-        var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(16) { SingleReader = true, SingleWriter = true });
+        // Few chunks in between: rows waiting here are rows the garbage collector must copy.
+        var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var readStage = new ReadStage(reader, mapper, rejects, statistics);
+        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
         var batchStage = new BatchStage(CreateBatcher(settings), rejects, statistics);
         var writer = new BatchWriter(backend, BatchResilience.Create(settings.Retry, statistics, timeProvider), limiter, statistics, rejects, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 
         LogStarting(settings.DryRun ? "Dry run" : "Load", settings.Input, backend.Name, settings.WriteMode, settings.MaxParallelBatches);
+        statistics.Start();
         using var progressStop = new CancellationTokenSource();
         var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>()).RunAsync(settings.ProgressInterval, progressStop.Token);
         try
         {
-            var reading = Task.Factory.StartNew(() => readStage.RunAsync(rows.Writer, stop.Token), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
-            var batching = Task.Run(() => batchStage.RunAsync(rows.Reader, batches.Writer), CancellationToken.None);
+            var reading = StageThread.Run("loader-read", () => readStage.Run(rows.Writer, stop.Token));
+            var batching = StageThread.Run("loader-batch", () => batchStage.Run(rows.Reader, batches.Writer));
             var dispatching = Task.Run(() => dispatcher.RunAsync(batches.Reader, abort), CancellationToken.None);
             await Task.WhenAll(reading, batching, dispatching).ConfigureAwait(false);
         }
@@ -178,8 +181,12 @@ public sealed partial class LoadPipeline(
             limits.MaxBatchPayloadBytes,
             settings.MaxBufferedRows,
             settings.WriteMode);
-        return new PartitionBatcher(policy, backend.Inspect);
+        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()));
     }
+
+    /// <summary>Mapping threads: one per core up to four, and at least two so a slow cell never stalls the reader.</summary>
+    private static int MapThreads(LoaderOptions settings) =>
+        settings.Csv.MapThreads > 0 ? settings.Csv.MapThreads : Math.Clamp(Environment.ProcessorCount, 2, 4);
 
     internal static CultureInfo Culture(string name) =>
         string.IsNullOrWhiteSpace(name) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(name);

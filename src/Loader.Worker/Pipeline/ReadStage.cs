@@ -8,12 +8,13 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Pipeline;
 
 /// <summary>
-/// First stage: reads records, maps them to entities and passes them on in chunks (one channel item per
-/// chunk keeps hand-over cost per row small). Rows that cannot be mapped go to the rejects here.
+/// First stage: reads records, maps them to entities (on <c>mapThreads</c> threads, results in input order) and
+/// passes them on in chunks: one channel item per chunk keeps hand-over cost per row small. Rows that cannot
+/// be mapped go to the rejects here.
 /// </summary>
-internal sealed class ReadStage(CsvRecordReader reader, EntityMapper mapper, RejectSink rejects, LoadStatistics statistics)
+internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics)
 {
-    internal const int ChunkSize = 256;
+    internal const int ChunkSize = 512;
 
     /// <summary>True once every record of the input was read.</summary>
     public bool ReachedEnd { get; private set; }
@@ -21,28 +22,46 @@ internal sealed class ReadStage(CsvRecordReader reader, EntityMapper mapper, Rej
     /// <summary>Why reading stopped early when the input itself failed (an I/O error); rows read before it still flow on.</summary>
     public Exception? InputFailure { get; private set; }
 
-    /// <summary>Runs until the input ends, fails, or <paramref name="stopReading"/> fires; always completes <paramref name="output"/> normally so what was read is still written.</summary>
-    public async Task RunAsync(ChannelWriter<LoadEntity[]> output, CancellationToken stopReading)
+    /// <summary>Runs until the input ends, fails, or <paramref name="stopReading"/> fires; always completes <paramref name="output"/> normally so what was read is still written. Blocks: run it on its own thread.</summary>
+    public void Run(ChannelWriter<LoadEntity[]> output, CancellationToken stopReading)
     {
         var chunk = new List<LoadEntity>(ChunkSize);
+        var read = 0;
+        using var mappers = new ThreadLocal<EntityMapper>(createMapper);
         try
         {
-            while (!stopReading.IsCancellationRequested && reader.Read(out var record))
+            foreach (var record in reader.ReadAll(csv => mappers.Value!.Map(csv), mapThreads))
             {
-                statistics.RowRead();
-                var result = mapper.Map(record);
-                if (result.Entity is { } entity)
+                read++;
+                if (record.Value.Entity is { } entity)
                 {
                     chunk.Add(entity);
                     if (chunk.Count == ChunkSize)
                     {
-                        await output.WriteAsync([.. chunk], CancellationToken.None).ConfigureAwait(false);
+                        statistics.RowsRead(read);
+                        read = 0;
+                        BlockingChannel.Write(output, chunk.ToArray());
                         chunk.Clear();
                     }
                 }
                 else
                 {
-                    rejects.Reject(record.Origin, result.RejectReason!, record.Fields, record.RawText);
+                    // Counted before the reject, so rowsRead never trails the rows it accounts for.
+                    statistics.RowsRead(read);
+                    read = 0;
+                    if (record.Malformed is { } malformed)
+                    {
+                        rejects.Reject(malformed.Origin, malformed.Problem, malformed.RawText);
+                    }
+                    else
+                    {
+                        rejects.Reject(record.Value.Origin, record.Value.RejectReason!, record.Value.RecordText!);
+                    }
+                }
+
+                if (stopReading.IsCancellationRequested)
+                {
+                    break;
                 }
             }
 
@@ -55,9 +74,10 @@ internal sealed class ReadStage(CsvRecordReader reader, EntityMapper mapper, Rej
 
         try
         {
+            statistics.RowsRead(read);
             if (chunk.Count > 0)
             {
-                await output.WriteAsync([.. chunk], CancellationToken.None).ConfigureAwait(false);
+                BlockingChannel.Write(output, chunk.ToArray());
             }
         }
         finally

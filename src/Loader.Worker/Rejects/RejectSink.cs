@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text;
 using CsvHelper;
 using Loader.Abstractions;
 using Loader.Worker.Reporting;
@@ -19,21 +20,19 @@ public sealed partial class RejectSink : IDisposable
     private readonly LoadStatistics _statistics;
     private readonly ILogger _logger;
     private readonly long _maxRejects;
-    private readonly CsvWriterOptions _recordFormat;
     private readonly CsvWriter? _writer;
     private readonly CancellationTokenSource _limitExceeded = new();
     private long _count;
 
-    public RejectSink(string? path, long maxRejects, char separator, LoadStatistics statistics, ILogger<RejectSink> logger)
+    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger)
     {
         _statistics = statistics;
         _logger = logger;
         _maxRejects = maxRejects;
-        // Rejects are evidence: written as they were, no formula escaping.
-        _recordFormat = CsvWriterOptions.Default with { Separator = separator, Injection = CsvInjection.None, NewLine = "\n" };
         if (!string.IsNullOrWhiteSpace(path))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+            // Rejects are evidence: written as they were, no formula escaping.
             _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n" });
             _writer.WriteHeader(["line", "reason", "record"]);
         }
@@ -44,17 +43,14 @@ public sealed partial class RejectSink : IDisposable
 
     public long Count => Interlocked.Read(ref _count);
 
-    /// <summary>Rejects a row. Give <paramref name="rawText"/> when the record could not be split into fields.</summary>
-    public void Reject(RowOrigin origin, string reason, IReadOnlyList<string>? fields, string? rawText = null)
+    /// <summary>Rejects a row that was read but could not be mapped; <paramref name="recordText"/> is the record as it stood in the input.</summary>
+    public void Reject(RowOrigin origin, string reason, string recordText)
     {
         long count;
         lock (_lock)
         {
             count = ++_count;
-            if (_writer is not null)
-            {
-                _writer.WriteRecord([origin.Line.ToString(CultureInfo.InvariantCulture), reason, rawText ?? Recompose(fields)]);
-            }
+            _writer?.WriteRecord([origin.Line.ToString(CultureInfo.InvariantCulture), reason, recordText]);
         }
 
         _statistics.RowsRejected(1);
@@ -74,29 +70,16 @@ public sealed partial class RejectSink : IDisposable
         }
     }
 
+    /// <summary>Rejects a mapped row (a duplicate, or one the service refused).</summary>
+    public void Reject(LoadEntity entity, string reason) =>
+        Reject(entity.Origin, reason, Encoding.UTF8.GetString(entity.SourceRecord.Span));
+
     public void Flush()
     {
         lock (_lock)
         {
             _writer?.Flush();
         }
-    }
-
-    /// <summary>The fields as one CSV line in the input's delimiter, quoted where needed.</summary>
-    private string Recompose(IReadOnlyList<string>? fields)
-    {
-        if (fields is null)
-        {
-            return "";
-        }
-
-        using var text = new StringWriter(CultureInfo.InvariantCulture);
-        using (var line = CsvWriter.Create(text, _recordFormat, leaveOpen: true))
-        {
-            line.WriteRecord([.. fields]);
-        }
-
-        return text.ToString().TrimEnd('\n');
     }
 
     public void Dispose()

@@ -12,7 +12,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
 
     private readonly Lock _chargeLock = new();
     private readonly Dictionary<string, long> _errors = new(StringComparer.Ordinal);
-    private readonly long _started = timeProvider.GetTimestamp();
+    private long _started = timeProvider.GetTimestamp();
     private long _rowsRead;
     private long _rowsWritten;
     private long _rowsRejected;
@@ -30,9 +30,13 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
 
     public LatencyHistogram Latency { get; } = new();
 
-    public TimeSpan Elapsed => timeProvider.GetElapsedTime(_started);
+    /// <summary>Time since the load started (<see cref="Start"/>): reading, writing and draining, not process start-up.</summary>
+    public TimeSpan Elapsed => timeProvider.GetElapsedTime(Interlocked.Read(ref _started));
 
-    public void RowRead() => Interlocked.Increment(ref _rowsRead);
+    /// <summary>Marks the start of the load proper, once the input is open and the target ready.</summary>
+    public void Start() => Interlocked.Exchange(ref _started, timeProvider.GetTimestamp());
+
+    public void RowsRead(long count) => Interlocked.Add(ref _rowsRead, count);
 
     public void RowsSkipped(long count) => Interlocked.Add(ref _rowsSkipped, count);
 

@@ -8,7 +8,7 @@ public sealed class PartitionBatcherTests
     private long _record;
 
     private LoadEntity Row(string partitionKey, string rowKey, int payloadBytes = 100, params (string Name, string Value)[] properties) =>
-        new(partitionKey, rowKey, properties.Select(p => new EntityProperty(p.Name, ColumnType.String, p.Value)).ToArray(), new RowOrigin(++_record, _record + 1), payloadBytes);
+        new(partitionKey, rowKey, properties.Select(p => EntityProperty.FromString(p.Name, p.Value)).ToArray(), new RowOrigin(++_record, _record + 1), payloadBytes);
 
     private static PartitionBatcher Batcher(int maxOperations = 100, long maxPayload = 1_000_000, int maxBuffered = 10_000, WriteMode mode = WriteMode.Upsert) =>
         new(new BatchingPolicy(maxOperations, maxPayload, maxBuffered, mode), entity => new EntityInspection(entity.PayloadBytes, null));

@@ -24,7 +24,8 @@ public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, Tim
 
     public string? CheckPropertyName(string name) => inner.CheckPropertyName(name);
 
-    public EntityInspection Inspect(LoadEntity entity) => inner.Inspect(entity);
+    public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties) =>
+        inner.Inspect(partitionKey, rowKey, properties);
 
     public async Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken)
     {

@@ -1,8 +1,11 @@
 using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Tables;
+using System.Text;
+using CsvHelper;
 using Loader.Worker.Csv;
 using Loader.Worker.Mapping;
+using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Mapping;
 
@@ -18,16 +21,24 @@ public sealed class EntityMapperTests
             s_rules,
             new ColumnConverter(string.IsNullOrEmpty(culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(culture)));
 
-    private static CsvRecord Record(params string[] fields) => new(fields, new RowOrigin(1, 2));
+    /// <summary>A real reader standing on the one record after a header, as the read stage hands it to the mapper.</summary>
+    private static MapResult MapOne(EntityMapper mapper, string[] header, params string[] fields)
+    {
+        var text = CsvText.Line(header, ',') + "\n" + CsvText.Line(fields, ',') + "\n";
+        using var reader = CsvReader.Create(Encoding.UTF8.GetBytes(text), new CsvReaderOptions { Separator = ',', TrackLineNumbers = true });
+        Assert.True(reader.Read());
+        return mapper.Map(reader);
+    }
 
     [Fact]
     public void Types_columns_and_omits_empty_cells()
     {
+        string[] header = ["pk", "rk", "n", "big", "d", "b", "when", "id", "s", "empty"];
         var mapper = Mapper(
-            ["pk", "rk", "n", "big", "d", "b", "when", "id", "s", "empty"],
+            header,
             new() { ["n"] = ColumnType.Int32, ["big"] = ColumnType.Int64, ["d"] = ColumnType.Double, ["b"] = ColumnType.Boolean, ["when"] = ColumnType.DateTime, ["id"] = ColumnType.Guid });
 
-        var result = mapper.Map(Record("p", "r", "42", "9000000000", "2.5", "true", "2024-03-01T10:00:00Z", "0f8fad5b-d9cb-469f-a165-70867728950e", "text", ""));
+        var result = MapOne(mapper, header, "p", "r", "42", "9000000000", "2.5", "true", "2024-03-01T10:00:00Z", "0f8fad5b-d9cb-469f-a165-70867728950e", "text", "");
 
         var entity = Assert.IsType<LoadEntity>(result.Entity);
         Assert.Equal("p", entity.PartitionKey);
@@ -43,6 +54,8 @@ public sealed class EntityMapperTests
         Assert.Equal("text", values["s"]);
         Assert.False(values.ContainsKey("empty"));
         Assert.True(entity.PayloadBytes > 0);
+        Assert.Equal(new RowOrigin(1, 2), entity.Origin);
+        Assert.Equal("p,r,42,9000000000,2.5,true,2024-03-01T10:00:00Z,0f8fad5b-d9cb-469f-a165-70867728950e,text,", Encoding.UTF8.GetString(entity.SourceRecord.Span));
     }
 
     [Fact]
@@ -50,7 +63,7 @@ public sealed class EntityMapperTests
     {
         var mapper = Mapper(["pk", "rk", "d"], new() { ["d"] = ColumnType.Double }, "de-DE");
 
-        var entity = mapper.Map(Record("p", "r", "1.234,5")).Entity!;
+        var entity = MapOne(mapper, ["pk", "rk", "d"], "p", "r", "1.234,5").Entity!;
 
         Assert.Equal(1234.5, entity.Properties.Single(p => p.Name == "d").Value);
     }
@@ -62,7 +75,10 @@ public sealed class EntityMapperTests
     {
         var mapper = Mapper(["pk", "rk", "n"], new() { ["n"] = ColumnType.Int32 });
 
-        Assert.Equal(reason, mapper.Map(Record("p", "r", value)).RejectReason);
+        var result = MapOne(mapper, ["pk", "rk", "n"], "p", "r", value);
+
+        Assert.Equal(reason, result.RejectReason);
+        Assert.Equal("p,r," + value, result.RecordText);
     }
 
     [Fact]
@@ -70,8 +86,8 @@ public sealed class EntityMapperTests
     {
         var mapper = Mapper(["pk", "rk"]);
 
-        Assert.Equal("partition key is empty: column 'pk' is empty", mapper.Map(Record("", "r")).RejectReason);
-        Assert.Equal("row key is empty: column 'rk' is empty", mapper.Map(Record("p", "")).RejectReason);
+        Assert.Equal("partition key is empty: column 'pk' is empty", MapOne(mapper, ["pk", "rk"], "", "r").RejectReason);
+        Assert.Equal("row key is empty: column 'rk' is empty", MapOne(mapper, ["pk", "rk"], "p", "").RejectReason);
     }
 
     [Fact]

@@ -8,7 +8,7 @@ internal static class SimulatorBatches
 {
     /// <summary>An entity with one string property <c>d</c> of <paramref name="length"/> ASCII characters.</summary>
     public static LoadEntity Entity(string partitionKey, string rowKey, int length) =>
-        new(partitionKey, rowKey, [new EntityProperty("d", ColumnType.String, new string('x', length))], new RowOrigin(1, 2));
+        new(partitionKey, rowKey, [EntityProperty.FromString("d", new string('x', length))], new RowOrigin(1, 2));
 
     /// <summary>
     /// The JSON body the loader writes for <see cref="Entity"/>: <c>{"d":"x…"}</c>, with the keys first for an insert.

@@ -16,7 +16,8 @@ public sealed class DryRunAdapter(IBackendAdapter rules) : IBackendAdapter
 
     public string? CheckPropertyName(string name) => rules.CheckPropertyName(name);
 
-    public EntityInspection Inspect(LoadEntity entity) => rules.Inspect(entity);
+    public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties) =>
+        rules.Inspect(partitionKey, rowKey, properties);
 
     public Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken) =>
         Task.FromResult(BatchOutcome.Written(0, TimeSpan.Zero, null));

@@ -31,30 +31,30 @@ internal static class EdmJson
         switch (property.Type)
         {
             case ColumnType.String:
-                writer.WriteString(property.Name, (string)property.Value);
+                writer.WriteString(property.Name, property.AsString());
                 break;
             case ColumnType.Int32:
-                writer.WriteNumber(property.Name, (int)property.Value);
+                writer.WriteNumber(property.Name, property.AsInt32());
                 break;
             case ColumnType.Boolean:
-                writer.WriteBoolean(property.Name, (bool)property.Value);
+                writer.WriteBoolean(property.Name, property.AsBoolean());
                 break;
             case ColumnType.Int64:
                 WriteAnnotation(writer, property.Name, "Edm.Int64");
-                writer.WriteString(property.Name, ((long)property.Value).ToString(CultureInfo.InvariantCulture));
+                writer.WriteString(property.Name, property.AsInt64().ToString(CultureInfo.InvariantCulture));
                 break;
             case ColumnType.Double:
                 // Always annotated: an integral double such as 5.0 would otherwise be stored as Int32.
                 WriteAnnotation(writer, property.Name, "Edm.Double");
-                WriteDouble(writer, property.Name, (double)property.Value);
+                WriteDouble(writer, property.Name, property.AsDouble());
                 break;
             case ColumnType.DateTime:
                 WriteAnnotation(writer, property.Name, "Edm.DateTime");
-                writer.WriteString(property.Name, ((DateTime)property.Value).ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture));
+                writer.WriteString(property.Name, property.AsDateTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture));
                 break;
             case ColumnType.Guid:
                 WriteAnnotation(writer, property.Name, "Edm.Guid");
-                writer.WriteString(property.Name, ((Guid)property.Value).ToString("D"));
+                writer.WriteString(property.Name, property.AsGuid().ToString("D"));
                 break;
             default:
                 throw new ArgumentOutOfRangeException(nameof(property), property.Type, "unknown column type");

@@ -18,32 +18,32 @@ internal sealed class TableEntityRules(int tableUrlBytes)
     private static readonly SearchValues<char> s_plainJsonCharacters = SearchValues.Create(
         new string([.. Enumerable.Range(0x20, 0x5F).Select(c => (char)c).Where(c => c is not '"' and not '\\')]));
 
-    public EntityInspection Inspect(LoadEntity entity)
+    public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties)
     {
-        var violation = KeyViolation("partition key", entity.PartitionKey) ?? KeyViolation("row key", entity.RowKey);
+        var violation = KeyViolation("partition key", partitionKey) ?? KeyViolation("row key", rowKey);
         if (violation is not null)
         {
             return new EntityInspection(0, violation);
         }
 
-        if (entity.Properties.Count > TableLimits.MaxCustomProperties)
+        if (properties.Length > TableLimits.MaxCustomProperties)
         {
             return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture,
-                $"{entity.Properties.Count} properties, more than the {TableLimits.MaxCustomProperties} an entity may have"));
+                $"{properties.Length} properties, more than the {TableLimits.MaxCustomProperties} an entity may have"));
         }
 
         // Entity size as the service counts it: 4 bytes, keys in UTF-16, per property 8 bytes + name in UTF-16 + value.
-        long storedBytes = 4 + ((entity.PartitionKey.Length + entity.RowKey.Length) * 2L);
+        long storedBytes = 4 + ((partitionKey.Length + rowKey.Length) * 2L);
         long payloadBytes = TableTransactionContent.OperationOverheadBytes + tableUrlBytes
-            + (15L * (entity.PartitionKey.Length + entity.RowKey.Length)); // keys: percent-encoded UTF-8 in the URL, JSON in an Insert body
-        foreach (var property in entity.Properties)
+            + (15L * (partitionKey.Length + rowKey.Length)); // keys: percent-encoded UTF-8 in the URL, JSON in an Insert body
+        foreach (var property in properties)
         {
             storedBytes += 8 + (property.Name.Length * 2L);
             payloadBytes += (2L * property.Name.Length) + 40; // name twice at most (value and @odata.type), quotes, colon, type
             switch (property.Type)
             {
                 case ColumnType.String:
-                    var text = (string)property.Value;
+                    var text = property.AsString();
                     if (text.Length > TableLimits.MaxStringLength)
                     {
                         return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture,
@@ -54,7 +54,7 @@ internal sealed class TableEntityRules(int tableUrlBytes)
                     payloadBytes += JsonStringBytes(text);
                     break;
                 case ColumnType.DateTime:
-                    if ((DateTime)property.Value < TableLimits.MinDateTime)
+                    if (property.AsDateTime() < TableLimits.MinDateTime)
                     {
                         return new EntityInspection(0, $"column '{property.Name}': dates before 1601-01-01 cannot be stored");
                     }

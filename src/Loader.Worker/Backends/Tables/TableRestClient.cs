@@ -94,6 +94,27 @@ public sealed class TableRestClient
         return TableTransactionResult.From(message.Response);
     }
 
+    /// <summary>Inserts or replaces one entity with a single request (no transaction): the one-request-per-row way.</summary>
+    public async Task<Response> UpsertEntityAsync(string table, LoadEntity entity, CancellationToken cancellationToken)
+    {
+        var path = $"{table}(PartitionKey='{TableTransactionContent.EscapeKey(entity.PartitionKey)}',RowKey='{TableTransactionContent.EscapeKey(entity.RowKey)}')";
+        using var message = CreateMessage(RequestMethod.Put, path);
+        message.Request.Headers.SetValue("Content-Type", "application/json");
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>(Math.Max(256, entity.PayloadBytes));
+        using (var json = new Utf8JsonWriter(buffer, EdmJson.WriterOptions))
+        {
+            json.WriteStartObject();
+            EdmJson.WriteProperties(json, entity.Properties);
+            json.WriteEndObject();
+        }
+
+        message.Request.Content = RequestContent.Create(buffer.WrittenMemory);
+        await _pipeline.SendAsync(message, cancellationToken).ConfigureAwait(false);
+        return message.Response.Status == (int)HttpStatusCode.NoContent
+            ? message.Response
+            : throw Failure(message.Response, $"writing entity to '{table}'");
+    }
+
     /// <summary>Reads every entity of a table matching an optional OData filter, following continuation tokens.</summary>
     public async IAsyncEnumerable<TableEntity> QueryAsync(string table, string? filter, [EnumeratorCancellation] CancellationToken cancellationToken)
     {

@@ -102,7 +102,7 @@ public sealed class TableTransactionContent
         $"{_tableUrl}(PartitionKey='{EscapeKey(partitionKey)}',RowKey='{EscapeKey(rowKey)}')";
 
     /// <summary>OData string literal inside a URL: quotes doubled, then percent-encoded.</summary>
-    internal static string EscapeKey(string key) => Uri.EscapeDataString(key.Replace("'", "''", StringComparison.Ordinal));
+    public static string EscapeKey(string key) => Uri.EscapeDataString(key.Replace("'", "''", StringComparison.Ordinal));
 
     private static void Ascii(ArrayBufferWriter<byte> buffer, string text)
     {

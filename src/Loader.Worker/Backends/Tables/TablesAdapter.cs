@@ -46,7 +46,8 @@ public sealed class TablesAdapter : IBackendAdapter
 
     public string? CheckPropertyName(string name) => TableEntityRules.CheckPropertyName(name);
 
-    public EntityInspection Inspect(LoadEntity entity) => _rules.Inspect(entity);
+    public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties) =>
+        _rules.Inspect(partitionKey, rowKey, properties);
 
     public async Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken)
     {

@@ -1,0 +1,73 @@
+namespace Loader.Worker.Mapping;
+
+/// <summary>
+/// Parses the common shape of a decimal number, <c>[-+]digits[.digits]</c> with at most 15 digits, exactly and
+/// about ten times faster than <see cref="double.TryParse(ReadOnlySpan{byte}, System.Globalization.NumberStyles, IFormatProvider?, out double)"/>.
+/// Exact because both the integer mantissa (below 2^53) and 10^scale (scale at most 22) are exact doubles,
+/// and one IEEE division rounds correctly. Any other shape (exponents, spaces, group separators, more
+/// digits) returns false and goes to the full parser.
+/// </summary>
+internal static class DecimalFastPath
+{
+    private const int MaxDigits = 15;
+
+    private static readonly double[] s_powersOfTen =
+    [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+
+    public static bool TryParse(ReadOnlySpan<byte> utf8, byte decimalSeparator, out double value)
+    {
+        value = 0;
+        var i = 0;
+        var negative = false;
+        if (utf8.Length > 0 && (utf8[0] == (byte)'-' || utf8[0] == (byte)'+'))
+        {
+            negative = utf8[0] == (byte)'-';
+            i = 1;
+        }
+
+        ulong mantissa = 0;
+        int digits = 0, scale = 0;
+        var afterSeparator = false;
+        for (; i < utf8.Length; i++)
+        {
+            var c = utf8[i];
+            var digit = (uint)(c - '0');
+            if (digit <= 9)
+            {
+                if (++digits > MaxDigits)
+                {
+                    return false;
+                }
+
+                mantissa = (mantissa * 10) + digit;
+                if (afterSeparator)
+                {
+                    scale++;
+                }
+            }
+            else if (c == decimalSeparator && !afterSeparator)
+            {
+                afterSeparator = true;
+            }
+            else
+            {
+                return false;
+            }
+        }
+
+        if (digits == 0)
+        {
+            return false;
+        }
+
+        value = mantissa / s_powersOfTen[scale];
+        if (negative)
+        {
+            value = -value;
+        }
+
+        return true;
+    }
+}

@@ -1,0 +1,55 @@
+using System.Globalization;
+using System.Text;
+using Loader.Worker.Mapping;
+
+namespace Loader.Worker.Tests.Mapping;
+
+public sealed class DecimalFastPathTests
+{
+    [Fact]
+    public void Agrees_bit_for_bit_with_the_full_parser_on_every_shape_it_accepts()
+    {
+        var random = new Random(11);
+        for (var i = 0; i < 200_000; i++)
+        {
+            var integerDigits = random.Next(0, 9);
+            var fractionDigits = random.Next(0, 16 - Math.Max(1, integerDigits));
+            var text = (random.Next(3) == 0 ? "-" : "")
+                + string.Concat(Enumerable.Range(0, integerDigits).Select(_ => (char)('0' + random.Next(10))))
+                + (fractionDigits > 0 || random.Next(2) == 0 ? "." : "")
+                + string.Concat(Enumerable.Range(0, fractionDigits).Select(_ => (char)('0' + random.Next(10))));
+            var utf8 = Encoding.ASCII.GetBytes(text);
+            var expected = double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed);
+
+            var fast = DecimalFastPath.TryParse(utf8, (byte)'.', out var value);
+
+            if (fast)
+            {
+                Assert.True(expected, $"fast path accepted '{text}', the full parser does not");
+                Assert.Equal(BitConverter.DoubleToInt64Bits(parsed), BitConverter.DoubleToInt64Bits(value));
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData("1e5")]
+    [InlineData(" 1.5")]
+    [InlineData("1,000.5")]
+    [InlineData("1234567890123456")]
+    [InlineData("")]
+    [InlineData("-")]
+    [InlineData("1.2.3")]
+    [InlineData("NaN")]
+    public void Leaves_every_other_shape_to_the_full_parser(string text)
+    {
+        Assert.False(DecimalFastPath.TryParse(Encoding.ASCII.GetBytes(text), (byte)'.', out _));
+    }
+
+    [Fact]
+    public void Uses_the_cultures_decimal_separator()
+    {
+        Assert.True(DecimalFastPath.TryParse("12,5"u8, (byte)',', out var value));
+        Assert.Equal(12.5, value);
+        Assert.False(DecimalFastPath.TryParse("12.5"u8, (byte)',', out _));
+    }
+}
