@@ -20,8 +20,14 @@ public sealed record BatchOutcome
     /// <summary>Throttling responses received during this attempt, including any the SDK retried internally.</summary>
     public int ThrottledResponses { get; init; }
 
-    /// <summary>The operations the service refused when <see cref="Status"/> is <see cref="BatchStatus.OperationsRejected"/>.</summary>
+    /// <summary>Operations the service refused, by index. With an atomic transaction nothing else was applied.</summary>
     public IReadOnlyList<OperationFailure> OperationFailures { get; init; } = [];
+
+    /// <summary>
+    /// Operations the service applied although the batch as a whole did not succeed: only in non-atomic modes
+    /// (Cosmos DB bulk), where some items land while others are throttled or refused. Empty for transactions.
+    /// </summary>
+    public IReadOnlyList<int> AppliedOperations { get; init; } = [];
 
     /// <summary>A one-line description of the failure, free of secrets.</summary>
     public string? Error { get; init; }

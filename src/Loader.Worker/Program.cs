@@ -25,3 +25,9 @@ catch (InvalidOperationException exception) when (exception.Message.StartsWith("
     await Console.Error.WriteLineAsync("  - " + exception.Message);
     return ExitCodes.InvalidConfiguration;
 }
+catch (Exception exception)
+{
+    // Start-up failed before a load could report anything (the backend's client could not be built, say).
+    await Console.Error.WriteLineAsync($"The loader could not start; nothing was loaded: {exception.GetBaseException().Message}");
+    return ExitCodes.InternalError;
+}

@@ -1,5 +1,6 @@
 using Azure.Identity;
 using Loader.Abstractions;
+using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.DryRun;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Configuration;
@@ -14,10 +15,32 @@ public static class BackendFactory
         IBackendAdapter adapter = options.Backend switch
         {
             BackendKind.Tables => CreateTables(options, timeProvider),
+            BackendKind.Cosmos => CreateCosmos(options, timeProvider),
             _ => throw new NotSupportedException($"Loader:Backend '{options.Backend}' is not available."),
         };
 
         return options.DryRun ? new DryRunAdapter(adapter) : adapter;
+    }
+
+    private static CosmosAdapter CreateCosmos(LoaderOptions options, TimeProvider timeProvider)
+    {
+        var cosmos = options.Cosmos;
+        var client = CosmosClientFactory.Create(cosmos, options.MaxParallelBatches, options.Retry.AttemptTimeout);
+        return new CosmosAdapter(
+            client.GetContainer(cosmos.Database, cosmos.Container),
+            cosmos,
+            timeProvider,
+            cancellationToken => CosmosTarget.PrepareAsync(client, cosmos, cancellationToken),
+            new DisposableClient(client));
+    }
+
+    private sealed class DisposableClient(IDisposable client) : IAsyncDisposable
+    {
+        public ValueTask DisposeAsync()
+        {
+            client.Dispose();
+            return ValueTask.CompletedTask;
+        }
     }
 
     private static TablesAdapter CreateTables(LoaderOptions options, TimeProvider timeProvider)

@@ -1,4 +1,5 @@
 using Loader.Abstractions;
+using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 
 namespace Loader.Worker.Configuration;
@@ -60,4 +61,6 @@ public sealed class LoaderOptions
     public RetryOptions Retry { get; set; } = new();
 
     public TablesOptions Tables { get; set; } = new();
+
+    public CosmosOptions Cosmos { get; set; } = new();
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Mapping;
 using Microsoft.Extensions.Options;
@@ -28,13 +29,14 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         Positive(failures, "Loader:ShutdownGracePeriod", options.ShutdownGracePeriod);
         ValidateCsv(options.Csv, failures);
         ValidateRetry(options.Retry, failures);
+        // Only the chosen backend's settings are checked: a Tables load needs no Cosmos settings and the other way round.
         if (options.Backend == BackendKind.Tables)
         {
             ValidateTables(options.Tables, failures);
         }
         else
         {
-            failures.Add("Loader:Backend 'Cosmos' is not available in this version; use 'Tables'.");
+            ValidateCosmos(options.Cosmos, failures);
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
@@ -134,6 +136,68 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         {
             // The parser's messages never quote the string, which may hold a key.
             failures.Add($"Loader:Tables:ConnectionString is not a valid storage connection string: {exception.Message}");
+        }
+    }
+
+    private static void ValidateCosmos(CosmosOptions cosmos, List<string> failures)
+    {
+        Required(failures, "Loader:Cosmos:Database", cosmos.Database, "the database name");
+        Required(failures, "Loader:Cosmos:Container", cosmos.Container, "the container name");
+        Uri? endpoint = null;
+        var hasEndpoint = !string.IsNullOrWhiteSpace(cosmos.Endpoint);
+        var hasConnectionString = !string.IsNullOrWhiteSpace(cosmos.ConnectionString);
+        if (hasEndpoint == hasConnectionString)
+        {
+            failures.Add(hasEndpoint
+                ? "Loader:Cosmos:Endpoint and Loader:Cosmos:ConnectionString are both set: give one (Endpoint signs in with DefaultAzureCredential)."
+                : "Loader:Cosmos:ConnectionString or Loader:Cosmos:Endpoint is required to reach the account.");
+        }
+        else if (hasEndpoint)
+        {
+            if (!Uri.TryCreate(cosmos.Endpoint, UriKind.Absolute, out endpoint) || endpoint.Scheme != Uri.UriSchemeHttps)
+            {
+                failures.Add($"Loader:Cosmos:Endpoint '{cosmos.Endpoint}' is not an https URL, e.g. https://account.documents.azure.com:443/.");
+            }
+        }
+        else
+        {
+            try
+            {
+                endpoint = CosmosConnectionString.Endpoint(cosmos.ConnectionString!);
+            }
+            catch (FormatException exception)
+            {
+                failures.Add($"Loader:Cosmos:ConnectionString is not a valid Cosmos DB connection string: {exception.Message}");
+            }
+        }
+
+        var path = cosmos.PartitionKeyPath;
+        if (path.Length < 2 || path[0] != '/' || path.IndexOf('/', 1) >= 0)
+        {
+            failures.Add($"Loader:Cosmos:PartitionKeyPath '{path}' must name one top-level property, e.g. /pk.");
+        }
+
+        if (cosmos.Throughput is { } manual && manual < 400)
+        {
+            failures.Add(Invariant($"Loader:Cosmos:Throughput must be at least 400 RU/s, was {manual}."));
+        }
+
+        if (cosmos.AutoscaleMaxThroughput is { } max && max < 1000)
+        {
+            failures.Add(Invariant($"Loader:Cosmos:AutoscaleMaxThroughput must be at least 1000 RU/s, was {max}."));
+        }
+
+        if (cosmos.TrustEmulatorCertificate && endpoint is not null && !CosmosConnectionString.IsLocal(endpoint))
+        {
+            failures.Add($"Loader:Cosmos:TrustEmulatorCertificate is for a local emulator only; '{endpoint.Host}' is not local.");
+        }
+    }
+
+    private static void Required(List<string> failures, string key, string value, string what)
+    {
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            failures.Add($"{key} is required: {what}.");
         }
     }
 

@@ -13,7 +13,7 @@ namespace Loader.Worker.Dispatch;
 /// <summary>
 /// Takes one batch to its end: every row written, rejected with the service's reason, or failed with the last
 /// error once the retry budget is spent. A row the service refuses is taken out and the others are sent again,
-/// so one bad row never fails its batch.
+/// so one bad row never fails its batch; rows a non-atomic write already landed are never sent twice.
 /// </summary>
 public sealed partial class BatchWriter(
     IBackendAdapter adapter,
@@ -28,42 +28,37 @@ public sealed partial class BatchWriter(
     /// <summary>Writes the batch; when <paramref name="abort"/> is cancelled first, its unwritten rows are counted failed.</summary>
     public async Task WriteAsync(ReadyBatch ready, CancellationToken abort)
     {
-        var batch = ready.Batch;
-        while (batch.Entities.Count > 0)
+        var work = new BatchWork(ready.Batch);
+        while (work.Remaining > 0)
         {
             BatchOutcome outcome;
             try
             {
                 abort.ThrowIfCancellationRequested();
-                outcome = await AttemptWithRetriesAsync(batch, abort).ConfigureAwait(false);
+                outcome = await AttemptWithRetriesAsync(work, abort).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (abort.IsCancellationRequested)
             {
                 outcome = new BatchOutcome { Status = BatchStatus.Failed, Error = StoppedError };
             }
 
-            switch (outcome.Status)
+            if (work.Remaining == 0 || outcome.Status is BatchStatus.Written or BatchStatus.OperationsRejected)
             {
-                case BatchStatus.Written:
-                    statistics.BatchWritten(batch.Entities.Count);
-                    return;
-                case BatchStatus.OperationsRejected when outcome.OperationFailures.Count > 0:
-                    batch = WithoutRefused(batch, outcome.OperationFailures);
-                    break;
-                default:
-                    Fail(batch, outcome);
-                    return;
+                continue; // settled, or refused rows taken out and the rest goes again at once
             }
+
+            Fail(work.Current, outcome);
+            return;
         }
     }
 
-    private async Task<BatchOutcome> AttemptWithRetriesAsync(EntityBatch batch, CancellationToken cancellationToken)
+    private async Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, CancellationToken cancellationToken)
     {
         try
         {
             return await resilience.ExecuteAsync(
-                static async (state, token) => await state.Writer.AttemptAsync(state.Batch, token).ConfigureAwait(false),
-                (Writer: this, Batch: batch),
+                static async (state, token) => await state.Writer.AttemptAsync(state.Work, token).ConfigureAwait(false),
+                (Writer: this, Work: work),
                 cancellationToken).ConfigureAwait(false);
         }
         catch (TimeoutRejectedException exception)
@@ -76,45 +71,43 @@ public sealed partial class BatchWriter(
         }
     }
 
-    private async Task<BatchOutcome> AttemptAsync(EntityBatch batch, CancellationToken cancellationToken)
+    /// <summary>One request: sends what is left of the batch and settles what the service settled.</summary>
+    private async Task<BatchOutcome> AttemptAsync(BatchWork work, CancellationToken cancellationToken)
     {
-        using var slot = await limiter.AcquireAsync(cancellationToken).ConfigureAwait(false);
-        statistics.BatchStarted();
-        try
+        BatchOutcome outcome;
+        using (await limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
-            var outcome = await adapter.WriteBatchAsync(batch, cancellationToken).ConfigureAwait(false);
-            statistics.Attempt(outcome);
-            limiter.Observe(outcome);
-            return outcome;
-        }
-        finally
-        {
-            statistics.BatchFinished();
-        }
-    }
-
-    private EntityBatch WithoutRefused(EntityBatch batch, IReadOnlyList<OperationFailure> failures)
-    {
-        var refused = new HashSet<int>();
-        foreach (var failure in failures)
-        {
-            if (failure.Index >= 0 && failure.Index < batch.Entities.Count && refused.Add(failure.Index))
+            statistics.BatchStarted();
+            try
             {
-                var entity = batch.Entities[failure.Index];
-                rejects.Reject(entity, RefusalReason(failure));
+                outcome = await adapter.WriteBatchAsync(work.Current, cancellationToken).ConfigureAwait(false);
+            }
+            finally
+            {
+                statistics.BatchFinished();
             }
         }
 
-        var remaining = new List<LoadEntity>(batch.Entities.Count - refused.Count);
-        for (var i = 0; i < batch.Entities.Count; i++)
+        statistics.Attempt(outcome);
+        limiter.Observe(outcome);
+        var written = outcome.Status == BatchStatus.Written;
+        var (applied, refused) = work.Settle(outcome);
+        if (written)
         {
-            if (!refused.Contains(i))
-            {
-                remaining.Add(batch.Entities[i]);
-            }
+            statistics.BatchWritten(applied);
+        }
+        else if (applied > 0)
+        {
+            statistics.RowsWritten(applied);
         }
 
-        return batch with { Entities = remaining };
+        foreach (var (entity, failure) in refused)
+        {
+            rejects.Reject(entity, RefusalReason(failure));
+        }
+
+        // Nothing left to send: stop retrying, whatever the status of the last answer.
+        return work.Remaining == 0 && !written ? outcome with { Status = BatchStatus.Written } : outcome;
     }
 
     private static string RefusalReason(OperationFailure failure)

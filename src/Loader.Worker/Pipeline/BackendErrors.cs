@@ -11,6 +11,11 @@ internal static class BackendErrors
         RequestFailedException { Status: 401 or 403 } failed => $"access denied ({failed.Status}): check the credentials and the role assignments. {failed.Message}",
         RequestFailedException failed => failed.Message,
         Azure.Identity.AuthenticationFailedException auth => $"no credential could sign in: {FirstLine(auth.Message)}",
+        Microsoft.Azure.Cosmos.CosmosException { StatusCode: System.Net.HttpStatusCode.Unauthorized or System.Net.HttpStatusCode.Forbidden } denied =>
+            $"access denied ({(int)denied.StatusCode}): check the key, or the account's data-plane role assignment. {FirstLine(denied.ResponseBody ?? denied.Message)}",
+        Microsoft.Azure.Cosmos.CosmosException cosmos => $"{(int)cosmos.StatusCode} {cosmos.StatusCode}: {FirstLine(cosmos.ResponseBody ?? cosmos.Message)}",
+        InvalidOperationException invalid => invalid.Message,
+        HttpRequestException http => $"no connection: {http.GetBaseException().Message}",
         _ => exception.GetBaseException().Message,
     };
 

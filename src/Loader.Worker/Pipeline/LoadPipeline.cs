@@ -240,6 +240,7 @@ public sealed partial class LoadPipeline(
     private static string Target(LoaderOptions settings) => settings.Backend switch
     {
         BackendKind.Tables => $"table '{settings.Tables.Table}'",
+        BackendKind.Cosmos => $"container '{settings.Cosmos.Database}/{settings.Cosmos.Container}' ({settings.Cosmos.Mode})",
         _ => settings.Backend.ToString(),
     };
 

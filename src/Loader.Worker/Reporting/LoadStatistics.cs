@@ -78,6 +78,13 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
         }
     }
 
+    /// <summary>Rows a non-atomic write landed although its batch did not complete.</summary>
+    public void RowsWritten(int rows)
+    {
+        Interlocked.Add(ref _rowsWritten, rows);
+        metrics.Rows("written", rows);
+    }
+
     public void BatchWritten(int rows)
     {
         Interlocked.Add(ref _rowsWritten, rows);

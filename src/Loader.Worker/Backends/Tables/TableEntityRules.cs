@@ -14,10 +14,6 @@ internal sealed class TableEntityRules(int tableUrlBytes)
     private static readonly SearchValues<char> s_forbiddenKeyCharacters = SearchValues.Create(
         "/\\#?" + new string([.. Enumerable.Range(0, 0x20).Select(c => (char)c)]) + new string([.. Enumerable.Range(0x7F, 0x21).Select(c => (char)c)]));
 
-    // Printable ASCII that JSON writes as itself; anything else may cost up to six bytes (\uXXXX).
-    private static readonly SearchValues<char> s_plainJsonCharacters = SearchValues.Create(
-        new string([.. Enumerable.Range(0x20, 0x5F).Select(c => (char)c).Where(c => c is not '"' and not '\\')]));
-
     public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties)
     {
         var violation = KeyViolation("partition key", partitionKey) ?? KeyViolation("row key", rowKey);
@@ -51,7 +47,7 @@ internal sealed class TableEntityRules(int tableUrlBytes)
                     }
 
                     storedBytes += (text.Length * 2L) + 4;
-                    payloadBytes += JsonStringBytes(text);
+                    payloadBytes += JsonSizes.StringUpperBound(text);
                     break;
                 case ColumnType.DateTime:
                     if (property.AsDateTime() < TableLimits.MinDateTime)
@@ -142,16 +138,4 @@ internal sealed class TableEntityRules(int tableUrlBytes)
         < ' ' or (>= '\u007F' and <= '\u009F') => string.Create(CultureInfo.InvariantCulture, $"control character U+{(int)c:X4}"),
         _ => $"'{c}'",
     };
-
-    /// <summary>Upper bound of a string's JSON size: plain ASCII costs a byte, anything else at most six.</summary>
-    private static long JsonStringBytes(string text)
-    {
-        var firstSpecial = text.AsSpan().IndexOfAnyExcept(s_plainJsonCharacters);
-        if (firstSpecial < 0)
-        {
-            return text.Length;
-        }
-
-        return firstSpecial + ((text.Length - firstSpecial) * 6L);
-    }
 }

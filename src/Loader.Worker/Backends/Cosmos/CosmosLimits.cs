@@ -1,0 +1,24 @@
+namespace Loader.Worker.Backends.Cosmos;
+
+/// <summary>Cosmos DB for NoSQL limits (see the service limits reference); named once here.</summary>
+internal static class CosmosLimits
+{
+    public const int MaxOperationsPerBatch = 100;
+
+    /// <summary>A transactional batch request is at most 2 MB; the SDK's binary framing adds to the JSON sizes counted here.</summary>
+    public const long MaxBatchPayloadBytes = 1_800_000;
+
+    public const int MaxItemBytes = 2 * 1024 * 1024;
+
+    public const int MaxIdLength = 255;
+
+    /// <summary>Partition key values are at most 2 KiB (large partition keys, the default for new containers).</summary>
+    public const int MaxPartitionKeyBytes = 2048;
+
+    /// <summary>Per-operation framing in a batch request, beyond the item's JSON.</summary>
+    public const int OperationOverheadBytes = 64;
+
+    /// <summary>Properties the service owns; a column with one of these names feeds templates but is not written.</summary>
+    public static readonly IReadOnlySet<string> SystemPropertyNames =
+        new HashSet<string>(["id", "_rid", "_self", "_etag", "_attachments", "_ts"], StringComparer.Ordinal);
+}

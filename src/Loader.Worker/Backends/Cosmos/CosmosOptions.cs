@@ -1,0 +1,57 @@
+namespace Loader.Worker.Backends.Cosmos;
+
+/// <summary>Where and how the Cosmos DB for NoSQL backend writes (<c>Loader:Cosmos</c>).</summary>
+public sealed class CosmosOptions
+{
+    /// <summary><c>AccountEndpoint=https://...;AccountKey=...;</c> Used when <see cref="Endpoint"/> is empty.</summary>
+    public string? ConnectionString { get; set; }
+
+    /// <summary>Account endpoint, e.g. <c>https://account.documents.azure.com:443/</c>, reached with <c>DefaultAzureCredential</c>.</summary>
+    public string? Endpoint { get; set; }
+
+    public string Database { get; set; } = "";
+
+    public string Container { get; set; } = "";
+
+    /// <summary>Path of the partition key property; the PartitionKey template's value is written there. One top-level property.</summary>
+    public string PartitionKeyPath { get; set; } = "/pk";
+
+    public CosmosWriteMethod Mode { get; set; } = CosmosWriteMethod.TransactionalBatch;
+
+    public CosmosConnectionMode ConnectionMode { get; set; } = CosmosConnectionMode.Direct;
+
+    /// <summary>Create the database and container when missing (needs control-plane rights: keys, not the data-plane role).</summary>
+    public bool CreateIfMissing { get; set; }
+
+    /// <summary>Manual throughput (RU/s) of a container this loader creates.</summary>
+    public int? Throughput { get; set; }
+
+    /// <summary>Autoscale maximum throughput (RU/s) of a container this loader creates; wins over <see cref="Throughput"/>.</summary>
+    public int? AutoscaleMaxThroughput { get; set; }
+
+    /// <summary>Accept the emulator's self-signed certificate. Honoured only for local hosts (localhost, 127.0.0.1, ::1).</summary>
+    public bool TrustEmulatorCertificate { get; set; }
+
+    /// <summary>The partition key property name from <see cref="PartitionKeyPath"/>.</summary>
+    public string PartitionKeyProperty => PartitionKeyPath.TrimStart('/');
+}
+
+/// <summary>How batches are sent to Cosmos DB.</summary>
+public enum CosmosWriteMethod
+{
+    /// <summary>One atomic transactional batch per partition batch (up to 100 items, 2 MB, one logical partition).</summary>
+    TransactionalBatch,
+
+    /// <summary>Point operations packed by the SDK per physical partition (AllowBulkExecution); not atomic.</summary>
+    Bulk,
+}
+
+/// <summary>How the SDK reaches the service.</summary>
+public enum CosmosConnectionMode
+{
+    /// <summary>TCP straight to the replicas: lowest latency, the default for bulk work.</summary>
+    Direct,
+
+    /// <summary>HTTPS through the gateway: through firewalls, and the only mode of the Linux emulator.</summary>
+    Gateway,
+}

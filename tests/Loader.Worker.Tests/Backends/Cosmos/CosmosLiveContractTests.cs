@@ -1,0 +1,71 @@
+using System.Text.Json;
+using Loader.Abstractions;
+using Loader.Worker.Backends.Cosmos;
+using Microsoft.Azure.Cosmos;
+
+namespace Loader.Worker.Tests.Backends.Cosmos;
+
+/// <summary>
+/// The adapter contract against a real Cosmos DB for NoSQL endpoint — the Linux emulator or an account — when
+/// <c>COSMOS_ENDPOINT</c> and <c>COSMOS_KEY</c> are set (and <c>COSMOS_TRUST_EMULATOR_CERTIFICATE=true</c> for the
+/// emulator); skipped otherwise. Each test gets its own container in database <c>loader-tests</c>, deleted after.
+/// </summary>
+public sealed class CosmosLiveContractTests : AdapterContractTests, IAsyncDisposable
+{
+    private static readonly string? s_endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");
+    private static readonly string? s_key = Environment.GetEnvironmentVariable("COSMOS_KEY");
+    private readonly List<(CosmosClient Client, Container Container)> _created = [];
+
+    private static CosmosOptions Options(string container, int? throughput = null) => new()
+    {
+        ConnectionString = $"AccountEndpoint={s_endpoint};AccountKey={s_key};",
+        Database = "loader-tests",
+        Container = container,
+        CreateIfMissing = true,
+        Throughput = throughput,
+        ConnectionMode = Environment.GetEnvironmentVariable("COSMOS_CONNECTION_MODE") == "Direct" ? CosmosConnectionMode.Direct : CosmosConnectionMode.Gateway,
+        TrustEmulatorCertificate = Environment.GetEnvironmentVariable("COSMOS_TRUST_EMULATOR_CERTIFICATE") == "true",
+    };
+
+    private async Task<IBackendAdapter> CreateAsync(int? throughput)
+    {
+        if (string.IsNullOrEmpty(s_endpoint) || string.IsNullOrEmpty(s_key))
+        {
+            Assert.Skip("live Cosmos DB tests need COSMOS_ENDPOINT and COSMOS_KEY");
+        }
+
+        var options = Options("c" + Guid.NewGuid().ToString("N")[..12], throughput);
+        var client = CosmosClientFactory.Create(options, maxParallelBatches: 8, TimeSpan.FromSeconds(30));
+        var container = client.GetContainer(options.Database, options.Container);
+        var adapter = new CosmosAdapter(container, options, TimeProvider.System, token => CosmosTarget.PrepareAsync(client, options, token));
+        await adapter.PrepareAsync(Cancellation);
+        _created.Add((client, container));
+        return adapter;
+    }
+
+    protected override Task<IBackendAdapter> CreateAdapterAsync() => CreateAsync(null);
+
+    protected override async Task<IBackendAdapter?> CreateThrottlingAdapterAsync() => await CreateAsync(throughput: 400);
+
+    protected override async Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey)
+    {
+        var container = _created[^1].Container;
+        using var response = await container.ReadItemStreamAsync(rowKey, new PartitionKey(partitionKey), cancellationToken: Cancellation);
+        if (!response.IsSuccessStatusCode)
+        {
+            return null;
+        }
+
+        using var document = await JsonDocument.ParseAsync(response.Content, cancellationToken: Cancellation);
+        return CosmosItems.Properties(document.RootElement.Clone());
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var (client, container) in _created)
+        {
+            await container.DeleteContainerStreamAsync();
+            client.Dispose();
+        }
+    }
+}

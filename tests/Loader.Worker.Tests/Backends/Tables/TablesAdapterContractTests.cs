@@ -1,0 +1,47 @@
+using Loader.Abstractions;
+using Loader.ThrottlingSimulator;
+using Loader.Worker.Backends.Tables;
+using Loader.Worker.Tests.Infrastructure;
+
+namespace Loader.Worker.Tests.Backends.Tables;
+
+/// <summary>The adapter contract for Table Storage, against a real Azurite (throttling: the simulator in front of it).</summary>
+public sealed class TablesAdapterContractTests(AzuriteFixture azurite) : AdapterContractTests, IAsyncDisposable
+{
+    private readonly List<IAsyncDisposable> _owned = [];
+    private readonly Dictionary<IBackendAdapter, string> _tables = [];
+
+    protected override async Task<IBackendAdapter> CreateAdapterAsync() => await CreateAsync(azurite.ConnectionString);
+
+    protected override async Task<IBackendAdapter?> CreateThrottlingAdapterAsync()
+    {
+        // 100 RU/s with one second of burst: a 2 KB entity costs 10 RU, so the bucket empties within a few batches.
+        var simulator = await SimulatorHost.StartAsync(new SimulatorOptions { Upstream = new Uri(azurite.Azurite.TableEndpoint), RuPerSecond = 100, BurstSeconds = 1 }, Cancellation);
+        _owned.Add(simulator);
+        var connection = azurite.ConnectionString.Replace(azurite.Azurite.TableEndpoint, simulator.TableEndpoint().AbsoluteUri.TrimEnd('/'), StringComparison.Ordinal);
+        return await CreateAsync(connection);
+    }
+
+    private async Task<IBackendAdapter> CreateAsync(string connectionString)
+    {
+        var table = AzuriteFixture.UniqueTableName("contract");
+        var adapter = new TablesAdapter(TableRestClient.FromConnectionString(connectionString), table, createTable: true, TimeProvider.System);
+        await adapter.PrepareAsync(Cancellation);
+        _tables[adapter] = table;
+        return adapter;
+    }
+
+    protected override async Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey)
+    {
+        var stored = await azurite.ReadTableAsync(_tables[adapter], Cancellation);
+        return stored.TryGetValue((partitionKey, rowKey), out var entity) ? entity.Properties : null;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var owned in _owned)
+        {
+            await owned.DisposeAsync();
+        }
+    }
+}
