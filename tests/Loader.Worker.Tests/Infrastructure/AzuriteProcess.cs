@@ -157,7 +157,7 @@ public sealed class AzuriteProcess : IAsyncDisposable
     }
 
     /// <summary>Installs tools/ from its lock file the first time, so a fresh clone can run the tests with dotnet test alone.</summary>
-    private static async Task<string> EnsureInstalledAsync(string binary, CancellationToken cancellationToken)
+    internal static async Task<string> EnsureInstalledAsync(string binary, CancellationToken cancellationToken)
     {
         var path = Path.Combine(RepositoryPaths.Tools, "node_modules", ".bin", binary);
         await s_install.WaitAsync(cancellationToken);
