@@ -94,7 +94,9 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
                     return null;
                 }
 
-                batch.Replace(index, merged with { PayloadBytes = inspection.PayloadBytes });
+                var folded = merged with { PayloadBytes = inspection.PayloadBytes };
+                batch.Replace(index, folded);
+                batch.RecordSuperseded(folded, earlier);
                 return new DuplicateKey(earlier, later, DuplicateResolution.Merged);
             default:
                 if (batch.PayloadBytes - earlier.PayloadBytes + later.PayloadBytes > policy.MaxPayloadBytes)
@@ -103,11 +105,14 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
                     batch.RemoveAt(index);
                     BufferedRows--;
                     Emit(batch, ready);
-                    Append(Open(later, batch.FirstRecord), later, ready);
+                    var next = Open(later, batch.FirstRecord);
+                    next.RecordSuperseded(later, earlier);
+                    Append(next, later, ready);
                 }
                 else
                 {
                     batch.Replace(index, later);
+                    batch.RecordSuperseded(later, earlier);
                 }
 
                 return new DuplicateKey(earlier, later, DuplicateResolution.LaterReplacesEarlier);
@@ -160,6 +165,6 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
             return;
         }
 
-        ready.Add(new ReadyBatch(new EntityBatch(batch.PartitionKey, batch.Entities, policy.Mode), ++_sequence, batch.FirstRecord));
+        ready.Add(new ReadyBatch(new EntityBatch(batch.PartitionKey, batch.Entities, policy.Mode), ++_sequence, batch.FirstRecord, batch.Superseded));
     }
 }

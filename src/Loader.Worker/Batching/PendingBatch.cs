@@ -21,6 +21,15 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
     /// <summary>Set once the batch has left the buffer; the eviction queue skips it then.</summary>
     public bool Emitted { get; set; }
 
+    /// <summary>For an entity that replaced an earlier row with the same keys, that earlier row (by reference).</summary>
+    public Dictionary<LoadEntity, LoadEntity>? Superseded { get; private set; }
+
+    public void RecordSuperseded(LoadEntity later, LoadEntity earlier)
+    {
+        Superseded ??= new Dictionary<LoadEntity, LoadEntity>(ReferenceEqualityComparer.Instance);
+        Superseded[later] = earlier;
+    }
+
     public int IndexOf(string rowKey)
     {
         if (_indexByRowKey is not null)

@@ -6,4 +6,5 @@ namespace Loader.Worker.Batching;
 /// <param name="Batch">What the adapter writes.</param>
 /// <param name="Sequence">Emission order, for logs and tests.</param>
 /// <param name="FirstRecord">The lowest input record this batch stands for, superseded rows included: rows from it on are not done until the batch is.</param>
-public sealed record ReadyBatch(EntityBatch Batch, long Sequence, long FirstRecord);
+/// <param name="Superseded">For an entity that replaced an earlier row with the same keys, that earlier row: counted superseded once the entity lands, sent in its place if the service refuses the entity.</param>
+public sealed record ReadyBatch(EntityBatch Batch, long Sequence, long FirstRecord, IReadOnlyDictionary<LoadEntity, LoadEntity>? Superseded = null);

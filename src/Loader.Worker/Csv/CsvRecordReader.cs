@@ -17,7 +17,10 @@ public sealed class CsvRecordReader : IDisposable
 {
     private const int BufferSize = 256 * 1024;
 
-    /// <summary>No entity may exceed 2 MB, so a longer record is a quote that never closes, not data.</summary>
+    /// <summary>
+    /// No entity may exceed 2 MB, so a longer record is a quote that never closes, not data: past this size (CsvHelper
+    /// checks it when it needs more input, so up to about twice as much is read) reading stops with an error.
+    /// </summary>
     internal const int MaxRecordBytes = 16 * 1024 * 1024;
 
     private readonly CsvReader _reader;
@@ -25,14 +28,14 @@ public sealed class CsvRecordReader : IDisposable
     // Filled by the scanning thread, ahead of the mapped results; released in order by ReadAll.
     private readonly ConcurrentQueue<(long GoodRecordsBefore, MalformedRecord Record)> _malformed = new();
 
-    private CsvRecordReader(CsvReader reader)
-    {
-        _reader = reader;
-        Header = ReadHeader();
-    }
+    // Set while the header is read: a malformed first record is the header's problem, not a row's.
+    private bool _readingHeader = true;
+    private string? _headerProblem;
+
+    private CsvRecordReader(CsvReader reader) => _reader = reader;
 
     /// <summary>Column names from the first row.</summary>
-    public IReadOnlyList<string> Header { get; }
+    public IReadOnlyList<string> Header { get; private set; } = [];
 
     /// <summary>Malformed records passed over by <see cref="Skip"/>.</summary>
     public long MalformedSkipped { get; private set; }
@@ -62,6 +65,7 @@ public sealed class CsvRecordReader : IDisposable
         };
         var reader = CsvReader.Create(stream, readerOptions, leaveOpen: true);
         owner = new CsvRecordReader(reader);
+        owner.Header = owner.ReadHeader();
         return owner;
     }
 
@@ -81,6 +85,12 @@ public sealed class CsvRecordReader : IDisposable
         try
         {
             var header = _reader.Headers;
+            _readingHeader = false;
+            if (_headerProblem is not null)
+            {
+                throw new CsvHeaderException($"the header row is malformed: {_headerProblem}");
+            }
+
             if (header.Count == 0 || (header.Count == 1 && string.IsNullOrWhiteSpace(header[0])))
             {
                 throw new CsvHeaderException("the input is empty: expected a header row naming the columns.");
@@ -152,21 +162,36 @@ public sealed class CsvRecordReader : IDisposable
             return;
         }
 
-        var problem = malformed.Reason switch
+        if (_readingHeader)
         {
-            CsvMalformedReason.FieldCountMismatch => string.Create(CultureInfo.InvariantCulture,
-                $"has {CountFields(malformed.RawRecord)} fields, the header has {Header.Count}"),
+            _headerProblem ??= $"{Describe(malformed)} (line {malformed.LineNumber}: {Shorten(malformed.RawRecord)})";
+            return;
+        }
+
+        // RecordNumber counts the header and the well-formed records returned before this one.
+        var goodRecordsBefore = Math.Max(0, malformed.RecordNumber - 2);
+        _malformed.Enqueue((goodRecordsBefore, new MalformedRecord(new RowOrigin(goodRecordsBefore, malformed.LineNumber), Describe(malformed), malformed.RawRecord)));
+    }
+
+    private string Describe(CsvMalformedRecord malformed)
+    {
+        var lines = malformed.RawRecord.TrimEnd('\r', '\n').Count(c => c == '\n');
+        return malformed.Reason switch
+        {
+            CsvMalformedReason.FieldCountMismatch => CountFields(malformed.RawRecord) is var fields && fields == 1
+                ? string.Create(CultureInfo.InvariantCulture, $"has 1 field, the header has {Header.Count}")
+                : string.Create(CultureInfo.InvariantCulture, $"has {fields} fields, the header has {Header.Count}"),
             CsvMalformedReason.StrayQuote => "malformed quoting: a quote inside an unquoted field",
+            CsvMalformedReason.TextAfterClosingQuote when lines > 0 => string.Create(CultureInfo.InvariantCulture,
+                $"malformed quoting: a quote opened on line {malformed.LineNumber} closes {lines} lines later and is followed by text; a quote that was never closed took in the lines between"),
             CsvMalformedReason.TextAfterClosingQuote => "malformed quoting: text after the closing quote of a field",
             CsvMalformedReason.UnterminatedQuote => "malformed quoting: a quoted field is never closed before the end of the input",
             CsvMalformedReason.LineBreakInQuotes => "malformed quoting: a line break inside a quoted field",
             _ => $"malformed record ({malformed.Reason})",
         };
-
-        // RecordNumber counts the header and the well-formed records returned before this one.
-        var goodRecordsBefore = Math.Max(0, malformed.RecordNumber - 2);
-        _malformed.Enqueue((goodRecordsBefore, new MalformedRecord(new RowOrigin(goodRecordsBefore, malformed.LineNumber), problem, malformed.RawRecord)));
     }
+
+    private static string Shorten(string text) => text.Length <= 60 ? text : text[..60] + "…";
 
     /// <summary>Counts the fields of a raw record for the message (quotes honoured).</summary>
     private int CountFields(string raw)

@@ -1,63 +1,101 @@
 using Loader.Abstractions;
+using Loader.Worker.Batching;
 
 namespace Loader.Worker.Dispatch;
 
 /// <summary>
-/// The rows of one batch not yet settled. Each attempt settles what the service settled (rows applied, rows
-/// refused) and leaves the rest for the next attempt, so a retry never resends a row that already landed.
+/// The rows of one batch not yet settled. Each attempt settles what the service settled — rows applied, rows
+/// refused — and leaves the rest for the next attempt, so a retry never resends a row that already landed.
+/// A row that replaced an earlier one with the same keys carries it along: when the row lands the earlier one
+/// counts as superseded; when the service refuses the row, the earlier one takes its place, as if the two had
+/// been sent one after the other.
 /// </summary>
-internal sealed class BatchWork(EntityBatch batch)
+internal sealed class BatchWork(ReadyBatch ready)
 {
-    public EntityBatch Current { get; private set; } = batch;
+    private readonly IReadOnlyDictionary<LoadEntity, LoadEntity> _superseded = ready.Superseded ?? new Dictionary<LoadEntity, LoadEntity>();
+
+    public EntityBatch Current { get; private set; } = ready.Batch;
 
     public int Remaining => Current.Entities.Count;
 
-    /// <summary>Removes the applied and refused operations of <paramref name="outcome"/>; returns them for bookkeeping.</summary>
-    public (int Applied, IReadOnlyList<(LoadEntity Entity, OperationFailure Failure)> Refused) Settle(BatchOutcome outcome)
+    /// <summary>Removes what <paramref name="outcome"/> settled; the caller counts and rejects it.</summary>
+    public Settlement Settle(BatchOutcome outcome)
     {
+        var entities = Current.Entities;
         if (outcome.Status == BatchStatus.Written)
         {
-            var all = Remaining;
             Current = Current with { Entities = [] };
-            return (all, []);
+            return new Settlement(entities.Count, entities.Sum(ChainLength), []);
         }
 
-        var entities = Current.Entities;
-        var settled = new bool[entities.Count];
-        var applied = 0;
+        var applied = new bool[entities.Count];
+        int appliedCount = 0, superseded = 0;
         foreach (var index in outcome.AppliedOperations)
         {
-            if (index >= 0 && index < entities.Count && !settled[index])
+            if (index >= 0 && index < entities.Count && !applied[index])
             {
-                settled[index] = true;
-                applied++;
+                applied[index] = true;
+                appliedCount++;
+                superseded += ChainLength(entities[index]);
             }
         }
 
-        var refused = new List<(LoadEntity, OperationFailure)>();
+        var refused = new Dictionary<int, OperationFailure>();
         foreach (var failure in outcome.OperationFailures)
         {
-            if (failure.Index >= 0 && failure.Index < entities.Count && !settled[failure.Index])
+            if (failure.Index >= 0 && failure.Index < entities.Count && !applied[failure.Index])
             {
-                settled[failure.Index] = true;
-                refused.Add((entities[failure.Index], failure));
+                refused.TryAdd(failure.Index, failure);
             }
         }
 
-        if (applied + refused.Count > 0)
+        if (appliedCount + refused.Count == 0)
         {
-            var rest = new List<LoadEntity>(entities.Count - applied - refused.Count);
-            for (var i = 0; i < entities.Count; i++)
+            return new Settlement(0, 0, []);
+        }
+
+        var rest = new List<LoadEntity>(entities.Count);
+        var rejected = new List<(LoadEntity, OperationFailure)>(refused.Count);
+        for (var i = 0; i < entities.Count; i++)
+        {
+            if (applied[i])
             {
-                if (!settled[i])
+                continue;
+            }
+
+            if (refused.TryGetValue(i, out var failure))
+            {
+                rejected.Add((entities[i], failure));
+                if (_superseded.TryGetValue(entities[i], out var earlier))
                 {
-                    rest.Add(entities[i]);
+                    rest.Add(earlier); // the row it replaced is sent again in its place
                 }
             }
-
-            Current = Current with { Entities = rest };
+            else
+            {
+                rest.Add(entities[i]);
+            }
         }
 
-        return (applied, refused);
+        Current = Current with { Entities = rest };
+        return new Settlement(appliedCount, superseded, rejected);
+    }
+
+    /// <summary>Rows that are not written when the remaining entities fail: each entity and the rows it replaced.</summary>
+    public int RemainingRows => Current.Entities.Sum(entity => 1 + ChainLength(entity));
+
+    private int ChainLength(LoadEntity entity)
+    {
+        var length = 0;
+        while (_superseded.TryGetValue(entity, out var earlier))
+        {
+            length++;
+            entity = earlier;
+        }
+
+        return length;
     }
 }
+
+/// <summary>What one answer settled: rows applied, rows they superseded, rows refused with the service's reason.</summary>
+internal sealed record Settlement(int Applied, int Superseded, IReadOnlyList<(LoadEntity Entity, OperationFailure Failure)> Refused);

@@ -28,7 +28,7 @@ public sealed partial class BatchWriter(
     /// <summary>Writes the batch; when <paramref name="abort"/> is cancelled first, its unwritten rows are counted failed.</summary>
     public async Task WriteAsync(ReadyBatch ready, CancellationToken abort)
     {
-        var work = new BatchWork(ready.Batch);
+        var work = new BatchWork(ready);
         while (work.Remaining > 0)
         {
             BatchOutcome outcome;
@@ -47,7 +47,7 @@ public sealed partial class BatchWriter(
                 continue; // settled, or refused rows taken out and the rest goes again at once
             }
 
-            Fail(work.Current, outcome);
+            Fail(work, outcome);
             return;
         }
     }
@@ -91,17 +91,22 @@ public sealed partial class BatchWriter(
         statistics.Attempt(outcome);
         limiter.Observe(outcome);
         var written = outcome.Status == BatchStatus.Written;
-        var (applied, refused) = work.Settle(outcome);
+        var settled = work.Settle(outcome);
         if (written)
         {
-            statistics.BatchWritten(applied);
+            statistics.BatchWritten(settled.Applied);
         }
-        else if (applied > 0)
+        else if (settled.Applied > 0)
         {
-            statistics.RowsWritten(applied);
+            statistics.RowsWritten(settled.Applied);
         }
 
-        foreach (var (entity, failure) in refused)
+        if (settled.Superseded > 0)
+        {
+            statistics.RowsSuperseded(settled.Superseded);
+        }
+
+        foreach (var (entity, failure) in settled.Refused)
         {
             rejects.Reject(entity, RefusalReason(failure));
         }
@@ -116,10 +121,11 @@ public sealed partial class BatchWriter(
         return string.Create(CultureInfo.InvariantCulture, $"refused by the service ({failure.StatusCode}{code}): {failure.Message}");
     }
 
-    private void Fail(EntityBatch batch, BatchOutcome outcome)
+    private void Fail(BatchWork work, BatchOutcome outcome)
     {
+        var batch = work.Current;
         var error = outcome.Error ?? outcome.Status.ToString();
-        statistics.RowsFailed(batch.Entities.Count, error);
+        statistics.RowsFailed(work.RemainingRows, error);
         if (ReferenceEquals(error, StoppedError))
         {
             return; // the stop itself is logged once, not per batch

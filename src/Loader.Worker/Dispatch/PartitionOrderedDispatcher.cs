@@ -84,7 +84,7 @@ public sealed partial class PartitionOrderedDispatcher(BatchWriter writer, int m
         catch (Exception exception)
         {
             // A defect, not a service answer: the rows are counted failed, never dropped, and the load goes on.
-            statistics.RowsFailed(ready.Batch.Entities.Count, $"internal error: {exception.Message}");
+            statistics.RowsFailed(ready.Batch.Entities.Count + (ready.Superseded?.Count ?? 0), $"internal error: {exception.Message}");
             LogUnexpected(exception, ready.Batch.PartitionKey);
         }
     }

@@ -26,7 +26,7 @@ public sealed class ColumnConverter(CultureInfo culture)
                 property = EntityProperty.FromInt64(name, int64);
                 return true;
             case ColumnType.Double when DecimalFastPath.TryParse(utf8, _decimalSeparator, out var number)
-                || double.TryParse(utf8, FloatStyle, culture, out number):
+                || (double.TryParse(utf8, FloatStyle, culture, out number) && (double.IsFinite(number) || NamesInfinity(utf8))):
                 property = EntityProperty.FromDouble(name, number);
                 return true;
             case ColumnType.Boolean when TryParseBoolean(utf8, out var flag):
@@ -57,6 +57,17 @@ public sealed class ColumnConverter(CultureInfo culture)
         var parsed = DateTime.TryParse(chars[..written], culture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out value);
         value = DateTime.SpecifyKind(value, DateTimeKind.Utc);
         return parsed;
+    }
+
+    /// <summary>
+    /// .NET reads a number beyond ±1.8e308 as infinity; only a value that says infinity may be one, otherwise the
+    /// input held a number the type cannot represent.
+    /// </summary>
+    private bool NamesInfinity(ReadOnlySpan<byte> utf8)
+    {
+        var text = Encoding.UTF8.GetString(utf8).Trim();
+        return text.EndsWith(culture.NumberFormat.PositiveInfinitySymbol, StringComparison.OrdinalIgnoreCase)
+            || text.EndsWith("Infinity", StringComparison.OrdinalIgnoreCase);
     }
 
     private static readonly SearchValues<byte> s_blank = SearchValues.Create(" \t"u8);

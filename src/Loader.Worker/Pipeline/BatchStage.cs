@@ -2,12 +2,11 @@ using System.Threading.Channels;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
 using Loader.Worker.Rejects;
-using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Pipeline;
 
 /// <summary>Second stage: groups entities into partition batches and hands ready batches to the dispatcher.</summary>
-internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, LoadStatistics statistics)
+internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects)
 {
     /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
     public void Run(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
@@ -46,15 +45,12 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, L
         }
     }
 
+    /// <summary>A superseded row is counted when the row that replaced it lands (see <see cref="ReadyBatch.Superseded"/>).</summary>
     private void Account(DuplicateKey duplicate)
     {
         if (duplicate.Resolution == DuplicateResolution.LaterRejected)
         {
             rejects.Reject(duplicate.Later, $"same partition and row key as line {duplicate.Earlier.Origin.Line}; under Insert the first row stands");
-        }
-        else
-        {
-            statistics.RowsSuperseded(1);
         }
     }
 

@@ -64,7 +64,7 @@ public sealed partial class LoadPipeline(
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
         var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
-        var batchStage = new BatchStage(CreateBatcher(settings), rejects, statistics);
+        var batchStage = new BatchStage(CreateBatcher(settings), rejects);
         var writer = new BatchWriter(backend, BatchResilience.Create(settings.Retry, statistics, timeProvider), limiter, statistics, rejects, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 

@@ -124,7 +124,7 @@ internal sealed class TableEntityRules(int tableUrlBytes)
 
         if (key.Length > TableLimits.MaxKeyLength)
         {
-            return string.Create(CultureInfo.InvariantCulture, $"{what} is {key.Length:N0} characters, longer than {TableLimits.MaxKeyLength:N0}");
+            return string.Create(CultureInfo.InvariantCulture, $"{what} is {key.Length:N0} characters, longer than the {TableLimits.MaxKeyLength:N0} (1 KiB) a Table key may hold");
         }
 
         var bad = key.AsSpan().IndexOfAny(s_forbiddenKeyCharacters);

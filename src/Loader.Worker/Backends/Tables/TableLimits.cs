@@ -13,8 +13,8 @@ internal static class TableLimits
     /// <summary>255 properties including PartitionKey, RowKey and Timestamp.</summary>
     public const int MaxCustomProperties = 252;
 
-    /// <summary>Keys are strings of up to 1 KiB; the scalability targets state it as 1,024 characters.</summary>
-    public const int MaxKeyLength = 1024;
+    /// <summary>Keys are strings of up to 1 KiB, and the service counts strings in UTF-16: 512 characters (Azurite enforces the same).</summary>
+    public const int MaxKeyLength = 512;
 
     /// <summary>String properties hold up to 64 KiB of UTF-16: 32,768 characters.</summary>
     public const int MaxStringLength = 32 * 1024;
