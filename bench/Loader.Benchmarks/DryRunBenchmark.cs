@@ -1,0 +1,90 @@
+using static System.FormattableString;
+
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// The loader's own ceiling: a dry run reads, maps, validates and batches the whole input and sends nothing, so
+/// it measures the CSV path and the memory the pipeline holds, free of any service.
+/// </summary>
+public sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
+{
+    public const string Command = "dryrun";
+
+    private const double RowsPerSecondTarget = 500_000;
+    private const double PeakMiBTarget = 256;
+
+    // Two readings of one peak closer than this agree; further apart, one of them is wrong.
+    private const double AgreementMiB = 8;
+
+    public async Task<int> RunAsync(CancellationToken cancellationToken)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        var folder = BenchPaths.NewRunFolder(Command, startedAt);
+        output.WriteLine(Invariant($"# Dry run: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, {settings.Repeat} runs"));
+        output.WriteLine();
+        var machine = await MachineFacts.GatherAsync(cancellationToken);
+        machine.Print(output);
+        output.WriteLine();
+        output.WriteLine("## Commands");
+        var commandLine = ShellText.CurrentCommandLine();
+        output.WriteLine($"- benchmark: `{commandLine}`");
+        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
+        output.WriteLine($"- loader output and reports: {folder}");
+        output.WriteLine();
+
+        output.WriteLine("## Runs");
+        var samples = new List<DryRunSample>();
+        for (var repeat = 1; repeat <= settings.Repeat; repeat++)
+        {
+            var reportPath = Path.Combine(folder, Invariant($"dryrun-{repeat}.json"));
+            var run = await LoaderProcess.RunAsync(LoaderArguments.For(csv, settings, reportPath, connectionString: null), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
+            var sample = new DryRunSample(repeat, run.Report?.RowsWritten ?? 0, run.Report?.ElapsedSeconds ?? run.WallSeconds, run.Report?.PeakMemoryMiB,
+                run.PeakResidentMiB, Math.Round(run.WallSeconds, 3), run.CoresUsed, run.CommandLine, run.Problem(settings.Rows));
+            output.WriteLine($"- run {repeat}: `{run.CommandLine}`" + (sample.Problem is { } problem ? " -- INVALID: " + problem : ""));
+            samples.Add(sample);
+        }
+
+        output.WriteLine();
+        var valid = samples.All(sample => sample.Problem is null);
+        var speeds = samples.Select(sample => sample.RowsPerSecond).ToArray();
+        var targets = new[]
+        {
+            new TargetCheck("rows/s (median)", Math.Round(Statistics.Median(speeds)), RowsPerSecondTarget, AtLeast: true),
+            new TargetCheck("peak RSS MiB (largest)", samples.Max(sample => sample.PeakMiB), PeakMiBTarget, AtLeast: false),
+        };
+        Print(samples, targets, valid);
+
+        var loadAverage = MachineFacts.LoadAverage();
+        var path = ResultsFile.Write(Command, startedAt, new DryRunResults(startedAt, machine, settings, commandLine, dataCommandLine, samples, targets, valid, loadAverage));
+        output.WriteLine($"Load average at the end: {loadAverage}. Results: {path}");
+        return BenchExitCodes.Of(valid, targets);
+    }
+
+    private void Print(IReadOnlyList<DryRunSample> samples, IReadOnlyList<TargetCheck> targets, bool valid)
+    {
+        output.WriteLine("## Results");
+        var table = new MarkdownTable("run", "rows", "seconds", "rows/s", "peak MiB (report)", "peak MiB (/proc VmHWM)", "wall s", "cores");
+        foreach (var s in samples)
+        {
+            table.Add(Invariant($"{s.Repeat}"), Format.Number(s.Rows), Format.Number(s.Seconds, 2), Format.Number(s.RowsPerSecond), Format.Number(s.ReportPeakMiB, 1),
+                Format.Number(s.PolledPeakMiB, 1), Format.Number(s.WallSeconds, 2), Format.Number(s.Cores, 2));
+        }
+
+        table.Write(output);
+        var speeds = samples.Select(s => s.RowsPerSecond).ToArray();
+        output.WriteLine(Invariant($"rows/s: median {Format.Number(Statistics.Median(speeds))}, min {Format.Number(speeds.Min())}, max {Format.Number(speeds.Max())}"));
+        var disagreement = samples.Max(s => s.ReportPeakMiB is { } report && s.PolledPeakMiB is { } polled ? Math.Abs(report - polled) : double.PositiveInfinity);
+        output.WriteLine(disagreement <= AgreementMiB
+            ? Invariant($"peak RSS: the report and /proc agree within {disagreement:N1} MiB")
+            : Invariant($"peak RSS: the report and /proc DISAGREE by up to {disagreement:N1} MiB; the larger is checked"));
+        output.WriteLine();
+
+        var checks = new MarkdownTable("target", "value", "target", "result");
+        foreach (var target in targets)
+        {
+            checks.Add(target.Name, Format.Number(target.Value, target.AtLeast ? 0 : 1), target.Target, valid ? target.Result : "INVALID");
+        }
+
+        checks.Write(output);
+    }
+}

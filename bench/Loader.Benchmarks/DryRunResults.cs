@@ -1,0 +1,13 @@
+namespace Loader.Benchmarks;
+
+/// <summary>What <c>dryrun</c> writes to bench/results/dryrun-&lt;time&gt;.json.</summary>
+public sealed record DryRunResults(
+    DateTimeOffset StartedAt,
+    MachineFacts Machine,
+    BenchSettings Settings,
+    string CommandLine,
+    string DataCommandLine,
+    IReadOnlyList<DryRunSample> Runs,
+    IReadOnlyList<TargetCheck> Targets,
+    bool Valid,
+    string LoadAverageAtEnd);

@@ -1,0 +1,24 @@
+using static System.FormattableString;
+
+namespace Loader.Benchmarks;
+
+/// <summary>The loader's command line for loading a flight CSV, as a user would type it.</summary>
+public static class LoaderArguments
+{
+    /// <summary>A load into the Table service at <paramref name="connectionString"/>, or with none a dry run, which connects to nothing.</summary>
+    public static IReadOnlyList<string> For(string input, BenchSettings settings, string reportPath, string? connectionString)
+    {
+        List<string> arguments =
+        [
+            "--input", input,
+            "--table", FlightSchema.Table,
+            "--partition-key", FlightSchema.PartitionKey,
+            "--row-key", FlightSchema.RowKey,
+            "--parallel", Invariant($"{settings.Parallel}"),
+            "--report", reportPath,
+        ];
+        arguments.AddRange(FlightSchema.ColumnTypes(settings.Columns).Select(column => $"--Loader:Columns:{column.Key}={column.Value}"));
+        arguments.Add(connectionString is null ? "--dry-run" : $"--Loader:Tables:ConnectionString={connectionString}");
+        return arguments;
+    }
+}

@@ -1,0 +1,76 @@
+using System.Diagnostics;
+using Loader.Worker.Reporting;
+
+namespace Loader.Benchmarks;
+
+/// <summary>Runs the built loader in its own process, as an operator would, polling its peak memory and CPU time while it runs.</summary>
+public static class LoaderProcess
+{
+    private static readonly TimeSpan s_pollInterval = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>The loader's output goes to <paramref name="logPath"/>; its report to <paramref name="reportPath"/>, which must be among the arguments.</summary>
+    public static async Task<LoaderRun> RunAsync(IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken)
+    {
+        if (!File.Exists(BenchPaths.LoaderDll))
+        {
+            throw new FileNotFoundException("The loader is not built: run dotnet build -c Release first.", BenchPaths.LoaderDll);
+        }
+
+        File.Delete(reportPath); // a report left by an earlier run must not pass for this one's
+        var start = new ProcessStartInfo("dotnet")
+        {
+            UseShellExecute = false,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        start.ArgumentList.Add(BenchPaths.LoaderDll);
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var log = new StreamWriter(logPath);
+        void Append(string? line)
+        {
+            if (line is not null)
+            {
+                lock (log)
+                {
+                    log.WriteLine(line);
+                }
+            }
+        }
+
+        var clock = Stopwatch.StartNew();
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
+        process.OutputDataReceived += (_, e) => Append(e.Data);
+        process.ErrorDataReceived += (_, e) => Append(e.Data);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        double? peak = null, cpu = null;
+        try
+        {
+            var exited = process.WaitForExitAsync(cancellationToken);
+            while (!exited.IsCompleted)
+            {
+                // VmHWM only grows, so the last reading is the peak, short of the final poll interval.
+                peak = ProcFs.PeakResidentMiB(process.Id) ?? peak;
+                cpu = ProcFs.CpuSeconds(process.Id) ?? cpu;
+                await Task.WhenAny(exited, Task.Delay(s_pollInterval, cancellationToken));
+            }
+
+            await exited;
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            process.WaitForExit();
+            throw;
+        }
+
+        var wallSeconds = clock.Elapsed.TotalSeconds;
+        process.WaitForExit(); // the output read asynchronously has reached the log
+        var report = File.Exists(reportPath) ? ReportWriter.Read(reportPath) : null;
+        return new LoaderRun(process.ExitCode, report, wallSeconds, peak, cpu, ShellText.Join(["dotnet", .. start.ArgumentList]), logPath);
+    }
+}

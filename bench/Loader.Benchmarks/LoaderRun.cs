@@ -1,0 +1,24 @@
+using Loader.Worker.Reporting;
+
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// What one loader process did: its exit code and JSON report, and what the kernel saw of it: wall time from start
+/// to exit (.NET start-up included, unlike the report's elapsed time), VmHWM polled from /proc while it ran (a
+/// cross-check of the report's own peak), and the user and system CPU time it used.
+/// </summary>
+public sealed record LoaderRun(int ExitCode, LoadReport? Report, double WallSeconds, double? PeakResidentMiB, double? CpuSeconds, string CommandLine, string LogPath)
+{
+    public double? CoresUsed => CpuSeconds is { } cpu && WallSeconds > 0 ? Math.Round(cpu / WallSeconds, 2) : null;
+
+    /// <summary>Why the run cannot be trusted, or null.</summary>
+    public string? Problem(long expectedRows) => Report switch
+    {
+        null => $"the loader exited with {ExitCode} and wrote no report (see {LogPath})",
+        _ when ExitCode != 0 => $"the loader exited with {ExitCode}: {Report.Outcome} {Report.Message} (see {LogPath})",
+        { RowsWritten: var written } when written != expectedRows =>
+            FormattableString.Invariant($"the loader reports {written:N0} rows written of {expectedRows:N0} (see {LogPath})"),
+        { Reconciled: false } => $"the loader's counts do not reconcile (see {LogPath})",
+        _ => null,
+    };
+}

@@ -1,0 +1,34 @@
+using Loader.Benchmarks;
+
+// Benchmarks print numbers, measured as ratios to baselines taken in the same run; see bench/README.md.
+// Usage: Loader.Benchmarks ingest|dryrun [options]   (exit codes: BenchExitCodes)
+using var stop = new CancellationTokenSource();
+Console.CancelKeyPress += (_, e) =>
+{
+    // Stop politely, so the Azurite and loader processes this run started are killed on the way out.
+    e.Cancel = true;
+    stop.Cancel();
+};
+
+try
+{
+    return args switch
+    {
+        [IngestBenchmark.Command, .. var rest] =>
+            await new IngestBenchmark(BenchSettings.Parse(rest, BenchSettings.IngestDefaults), Console.Out).RunAsync(stop.Token),
+        [DryRunBenchmark.Command, .. var rest] =>
+            await new DryRunBenchmark(BenchSettings.Parse(rest, BenchSettings.DryRunDefaults), Console.Out).RunAsync(stop.Token),
+        _ => throw new ArgumentException("name a benchmark"),
+    };
+}
+catch (ArgumentException exception)
+{
+    await Console.Error.WriteLineAsync(exception.Message);
+    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun {BenchSettings.Options}");
+    return BenchExitCodes.Usage;
+}
+catch (OperationCanceledException) when (stop.IsCancellationRequested)
+{
+    await Console.Error.WriteLineAsync("stopped");
+    return 130;
+}
