@@ -28,6 +28,15 @@ public sealed class LoaderOptions
     /// <summary>Batches in flight at once, across partitions.</summary>
     public int MaxParallelBatches { get; set; } = 16;
 
+    /// <summary><c>Adaptive</c> (default): batches in flight and request-unit rate learned from the service; <c>Fixed</c>: MaxParallelBatches always.</summary>
+    public ConcurrencyMode Concurrency { get; set; } = ConcurrencyMode.Adaptive;
+
+    /// <summary>Request units per second at most (Cosmos DB, Cosmos DB for Table): a load can take, say, 70% of a container's throughput.</summary>
+    public double? MaxRequestUnitsPerSecond { get; set; }
+
+    /// <summary>Rows per second at most, any backend.</summary>
+    public double? MaxRowsPerSecond { get; set; }
+
     /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is.</summary>
     public int MaxBufferedRows { get; set; } = 20_000;
 

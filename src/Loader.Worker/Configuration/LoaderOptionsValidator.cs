@@ -24,6 +24,8 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
             failures.Add(Invariant($"Loader:MaxRejects must be 0 or more (0 allows no rejects), was {options.MaxRejects}."));
         }
 
+        PositiveOrUnset(failures, "Loader:MaxRequestUnitsPerSecond", options.MaxRequestUnitsPerSecond);
+        PositiveOrUnset(failures, "Loader:MaxRowsPerSecond", options.MaxRowsPerSecond);
         Positive(failures, "Loader:ProgressInterval", options.ProgressInterval);
         Positive(failures, "Loader:ConnectTimeout", options.ConnectTimeout);
         Positive(failures, "Loader:ShutdownGracePeriod", options.ShutdownGracePeriod);
@@ -206,6 +208,14 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         if (value < min || value > max)
         {
             failures.Add(Invariant($"{key} must be between {min} and {max}, was {value}."));
+        }
+    }
+
+    private static void PositiveOrUnset(List<string> failures, string key, double? value)
+    {
+        if (value is { } rate && !(rate > 0 && double.IsFinite(rate)))
+        {
+            failures.Add(Invariant($"{key} must be a positive number when set, was {rate}."));
         }
     }
 

@@ -1,11 +1,10 @@
 using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
-using Loader.Worker.Dispatch.Concurrency;
+using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
-using Polly;
 using Polly.Timeout;
 
 namespace Loader.Worker.Dispatch;
@@ -17,8 +16,8 @@ namespace Loader.Worker.Dispatch;
 /// </summary>
 public sealed partial class BatchWriter(
     IBackendAdapter adapter,
-    ResiliencePipeline<BatchOutcome> resilience,
-    IConcurrencyLimiter limiter,
+    BatchResilience resilience,
+    DispatchControls controls,
     LoadStatistics statistics,
     RejectSink rejects,
     ILogger<BatchWriter> logger)
@@ -52,35 +51,29 @@ public sealed partial class BatchWriter(
         }
     }
 
-    private async Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await resilience.ExecuteAsync(
-                static async (state, token) => await state.Writer.AttemptAsync(state.Work, token).ConfigureAwait(false),
-                (Writer: this, Work: work),
-                cancellationToken).ConfigureAwait(false);
-        }
-        catch (TimeoutRejectedException exception)
-        {
-            return new BatchOutcome
-            {
-                Status = BatchStatus.Transient,
-                Error = string.Create(CultureInfo.InvariantCulture, $"no answer within {exception.Timeout.TotalSeconds:0.#} s (Loader:Retry:AttemptTimeout), retries spent"),
-            };
-        }
-    }
+    private Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, CancellationToken cancellationToken) =>
+        resilience.Retry.ExecuteAsync(
+            static async (state, token) => await state.Writer.AttemptAsync(state.Work, token).ConfigureAwait(false),
+            (Writer: this, Work: work),
+            cancellationToken).AsTask();
 
-    /// <summary>One request: sends what is left of the batch and settles what the service settled.</summary>
+    /// <summary>
+    /// One request: within a concurrency slot, paced, within a time limit; settles what the service settled. The
+    /// pace is taken inside the slot, right before sending, so a batch that waited for its slot goes out at the
+    /// pace of that moment, not of when it started waiting.
+    /// </summary>
     private async Task<BatchOutcome> AttemptAsync(BatchWork work, CancellationToken cancellationToken)
     {
+        var rows = work.Remaining;
+        double taken;
         BatchOutcome outcome;
-        using (await limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
+        using (await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
+            taken = await controls.Pacer.WaitAsync(rows, cancellationToken).ConfigureAwait(false);
             statistics.BatchStarted();
             try
             {
-                outcome = await adapter.WriteBatchAsync(work.Current, cancellationToken).ConfigureAwait(false);
+                outcome = await SendAsync(work.Current, cancellationToken).ConfigureAwait(false);
             }
             finally
             {
@@ -89,7 +82,9 @@ public sealed partial class BatchWriter(
         }
 
         statistics.Attempt(outcome);
-        limiter.Observe(outcome);
+        var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
+        controls.Limiter.Observe(outcome, serviceWide);
+        controls.Pacer.Observe(outcome, rows, taken, serviceWide);
         var written = outcome.Status == BatchStatus.Written;
         var settled = work.Settle(outcome);
         if (written)
@@ -113,6 +108,26 @@ public sealed partial class BatchWriter(
 
         // Nothing left to send: stop retrying, whatever the status of the last answer.
         return work.Remaining == 0 && !written ? outcome with { Status = BatchStatus.Written } : outcome;
+    }
+
+    private async Task<BatchOutcome> SendAsync(EntityBatch batch, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await resilience.RequestTimeout.ExecuteAsync(
+                static async (state, token) => await state.Adapter.WriteBatchAsync(state.Batch, token).ConfigureAwait(false),
+                (Adapter: adapter, Batch: batch),
+                cancellationToken).ConfigureAwait(false);
+        }
+        catch (TimeoutRejectedException exception)
+        {
+            return new BatchOutcome
+            {
+                Status = BatchStatus.Transient,
+                Latency = exception.Timeout,
+                Error = string.Create(CultureInfo.InvariantCulture, $"no answer within {exception.Timeout.TotalSeconds:0.#} s (Loader:Retry:AttemptTimeout)"),
+            };
+        }
     }
 
     private static string RefusalReason(OperationFailure failure)

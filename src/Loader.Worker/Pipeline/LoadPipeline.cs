@@ -5,7 +5,6 @@ using Loader.Worker.Batching;
 using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Dispatch;
-using Loader.Worker.Dispatch.Concurrency;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Hosting;
 using Loader.Worker.Mapping;
@@ -36,19 +35,20 @@ public sealed partial class LoadPipeline(
     {
         var startedAt = timeProvider.GetUtcNow();
         var settings = options.Value;
+        using var controls = new DispatchControls(settings, timeProvider);
         try
         {
-            var run = await RunStagesAsync(settings, stopReading, abort).ConfigureAwait(false);
-            return BuildReport(settings, startedAt, run.Outcome, run.ExitCode, run.Message);
+            var run = await RunStagesAsync(settings, controls, stopReading, abort).ConfigureAwait(false);
+            return BuildReport(settings, controls, startedAt, run.Outcome, run.ExitCode, run.Message);
         }
         catch (LoadAbortedException exception)
         {
             LogAborted(exception.Message);
-            return BuildReport(settings, startedAt, "Failed", exception.ExitCode, exception.Message);
+            return BuildReport(settings, controls, startedAt, "Failed", exception.ExitCode, exception.Message);
         }
     }
 
-    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, CancellationToken stopReading, CancellationToken abort)
+    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, CancellationToken stopReading, CancellationToken abort)
     {
         await using var input = OpenInput(settings.Input);
         using var reader = OpenReader(input, settings);
@@ -58,20 +58,20 @@ public sealed partial class LoadPipeline(
 
         using var rejects = new RejectSink(settings.RejectsPath, settings.MaxRejects, statistics, loggerFactory.CreateLogger<RejectSink>());
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded);
-        using var limiter = new FixedConcurrencyLimiter(settings.MaxParallelBatches);
         // Few chunks in between: rows waiting here are rows the garbage collector must copy.
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
         var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
         var batchStage = new BatchStage(CreateBatcher(settings), rejects);
-        var writer = new BatchWriter(backend, BatchResilience.Create(settings.Retry, statistics, timeProvider), limiter, statistics, rejects, loggerFactory.CreateLogger<BatchWriter>());
+        var writer = new BatchWriter(backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 
         LogStarting(settings.DryRun ? "Dry run" : "Load", settings.Input, backend.Name, settings.WriteMode, settings.MaxParallelBatches);
         statistics.Start();
         using var progressStop = new CancellationTokenSource();
-        var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>()).RunAsync(settings.ProgressInterval, progressStop.Token);
+        var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>())
+            .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), progressStop.Token);
         try
         {
             var reading = StageThread.Run("loader-read", () => readStage.Run(rows.Writer, stop.Token));
@@ -191,9 +191,10 @@ public sealed partial class LoadPipeline(
     internal static CultureInfo Culture(string name) =>
         string.IsNullOrWhiteSpace(name) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(name);
 
-    private LoadReport BuildReport(LoaderOptions settings, DateTimeOffset startedAt, string outcome, int exitCode, string? message)
+    private LoadReport BuildReport(LoaderOptions settings, DispatchControls controls, DateTimeOffset startedAt, string outcome, int exitCode, string? message)
     {
         var counts = statistics.Snapshot();
+        var concurrency = controls.Timeline.Summary();
         var seconds = counts.Elapsed.TotalSeconds;
         var charge = counts.RequestCharge;
         return new LoadReport
@@ -220,6 +221,7 @@ public sealed partial class LoadPipeline(
             RowsPerSecond = Math.Round(counts.RowsPerSecond, 1),
             LatencyMs = LatencySummary.From(statistics.Latency),
             Throttled = counts.Throttled,
+            ThrottledShare = counts.Requests > 0 ? Math.Round((double)counts.Throttled / counts.Requests, 4) : 0,
             Retries = counts.Retries,
             RetryWaitSeconds = Math.Round(counts.RetryWait.TotalSeconds, 3),
             RequestCharge = charge is { } total ? Math.Round(total, 2) : null,
@@ -227,6 +229,9 @@ public sealed partial class LoadPipeline(
             RequestUnitsPerSecond = charge is { } perSecond && seconds > 0 ? Math.Round(perSecond / seconds, 1) : null,
             RejectsPath = string.IsNullOrWhiteSpace(settings.RejectsPath) ? null : settings.RejectsPath,
             PeakMemoryMiB = Math.Round(PeakMemoryMiB(), 1),
+            Concurrency = new ConcurrencyReport(settings.Concurrency.ToString(), concurrency.Min, concurrency.Average, concurrency.Max, concurrency.Final),
+            PacedRequestUnitsPerSecond = controls.Pacer.RequestUnitRate is { } paced ? Math.Round(paced, 1) : null,
+            Timeline = [.. statistics.Samples(), ProgressReporter.Sample(counts, controls.Limiter.Limit, controls.Pacer.RequestUnitRate)],
             Errors = statistics.Errors(),
         };
     }

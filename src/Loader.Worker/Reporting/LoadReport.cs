@@ -57,6 +57,9 @@ public sealed record LoadReport
     /// <summary>Throttling responses (429, 503) the service sent.</summary>
     public required long Throttled { get; init; }
 
+    /// <summary>Throttled answers as a share of requests.</summary>
+    public required double ThrottledShare { get; init; }
+
     public required long Retries { get; init; }
 
     public required double RetryWaitSeconds { get; init; }
@@ -70,6 +73,16 @@ public sealed record LoadReport
 
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public required double? RequestUnitsPerSecond { get; init; }
+
+    /// <summary>Batches in flight over the load (<c>Loader:Concurrency</c>).</summary>
+    public required ConcurrencyReport Concurrency { get; init; }
+
+    /// <summary>The request-unit rate the load was paced at in the end (learned from 429s, or the configured cap); null when unpaced.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public required double? PacedRequestUnitsPerSecond { get; init; }
+
+    /// <summary>One sample per progress interval: how the load went over time.</summary>
+    public required IReadOnlyList<ProgressSample> Timeline { get; init; }
 
     public string? RejectsPath { get; init; }
 
@@ -93,3 +106,16 @@ public sealed record LatencySummary(double P50, double P90, double P95, double P
 
     private static double Milliseconds(TimeSpan value) => Math.Round(value.TotalMilliseconds, 2);
 }
+
+/// <summary>Batches allowed in flight over a load.</summary>
+public sealed record ConcurrencyReport(string Mode, int Min, double Average, int Max, int Final);
+
+/// <summary>A moment of a load: totals so far and the pace at that time.</summary>
+/// <param name="Seconds">Seconds since the load started.</param>
+/// <param name="RowsWritten">Rows written so far.</param>
+/// <param name="Requests">Requests sent so far.</param>
+/// <param name="Throttled">Throttled answers so far.</param>
+/// <param name="RequestCharge">Request units charged so far (0 when the service reports none).</param>
+/// <param name="Concurrency">Batches allowed in flight at that moment.</param>
+/// <param name="PacedRequestUnitsPerSecond">Request-unit rate paced at, or null.</param>
+public sealed record ProgressSample(double Seconds, long RowsWritten, long Requests, long Throttled, double RequestCharge, int Concurrency, double? PacedRequestUnitsPerSecond);

@@ -28,7 +28,34 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private double _requestCharge;
     private bool _requestChargeReported;
 
+    private const int MaxSamples = 2000;
+    private readonly List<ProgressSample> _samples = [];
+
     public LatencyHistogram Latency { get; } = new();
+
+    /// <summary>Keeps a progress sample for the report's timeline; past 2,000 every other one is dropped, so a long load keeps its whole span.</summary>
+    public void AddSample(ProgressSample sample)
+    {
+        lock (_samples)
+        {
+            _samples.Add(sample);
+            if (_samples.Count >= MaxSamples)
+            {
+                for (var i = _samples.Count - 1; i > 0; i -= 2)
+                {
+                    _samples.RemoveAt(i - 1);
+                }
+            }
+        }
+    }
+
+    public IReadOnlyList<ProgressSample> Samples()
+    {
+        lock (_samples)
+        {
+            return [.. _samples];
+        }
+    }
 
     /// <summary>Time since the load started (<see cref="Start"/>): reading, writing and draining, not process start-up.</summary>
     public TimeSpan Elapsed => timeProvider.GetElapsedTime(Interlocked.Read(ref _started));

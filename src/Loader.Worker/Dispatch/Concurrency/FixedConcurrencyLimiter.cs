@@ -15,7 +15,7 @@ public sealed class FixedConcurrencyLimiter(int limit) : IConcurrencyLimiter, ID
         return new Lease(_slots);
     }
 
-    public void Observe(BatchOutcome outcome)
+    public void Observe(BatchOutcome outcome, bool serviceWidePushback)
     {
     }
 

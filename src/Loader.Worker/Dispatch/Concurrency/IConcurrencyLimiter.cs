@@ -12,5 +12,7 @@ public interface IConcurrencyLimiter
     ValueTask<IDisposable> AcquireAsync(CancellationToken cancellationToken);
 
     /// <summary>Tells the limiter how an attempt ended, so it can grow or shrink.</summary>
-    void Observe(BatchOutcome outcome);
+    /// <param name="outcome">The attempt's outcome.</param>
+    /// <param name="serviceWidePushback">Whether a throttled answer shows service-wide pressure rather than one hot partition (<see cref="ThrottleSignal"/>).</param>
+    void Observe(BatchOutcome outcome, bool serviceWidePushback);
 }

@@ -3,26 +3,23 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Reporting;
 using Polly;
 using Polly.Retry;
-using Polly.Timeout;
 
 namespace Loader.Worker.Dispatch.Resilience;
 
 /// <summary>
-/// The Polly pipeline around one batch attempt: a timeout per attempt inside a retry that repeats throttled
-/// and transient outcomes, waiting what the service asked (retry-after) or, when it said nothing,
-/// exponentially longer with jitter. Waits happen outside the concurrency slot, so a throttled partition
-/// waits on its own while others flow.
+/// The Polly pipelines around batch attempts. <see cref="Retry"/> repeats throttled and transient outcomes, waiting
+/// what the service asked (retry-after) or, when it said nothing, exponentially longer with jitter, up to
+/// <c>Loader:Retry:MaxAttempts</c>; the waits happen outside the concurrency slot, so a throttled partition waits on
+/// its own while others flow. <see cref="RequestTimeout"/> bounds the request alone, not the pacing before it.
 /// </summary>
-public static class BatchResilience
+public sealed class BatchResilience
 {
-    public static ResiliencePipeline<BatchOutcome> Create(RetryOptions options, LoadStatistics statistics, TimeProvider timeProvider)
+    public BatchResilience(RetryOptions options, LoadStatistics statistics, TimeProvider timeProvider)
     {
-        return new ResiliencePipelineBuilder<BatchOutcome> { TimeProvider = timeProvider }
+        Retry = new ResiliencePipelineBuilder<BatchOutcome> { TimeProvider = timeProvider }
             .AddRetry(new RetryStrategyOptions<BatchOutcome>
             {
-                ShouldHandle = new PredicateBuilder<BatchOutcome>()
-                    .HandleResult(outcome => outcome.Status is BatchStatus.Throttled or BatchStatus.Transient)
-                    .Handle<TimeoutRejectedException>(),
+                ShouldHandle = new PredicateBuilder<BatchOutcome>().HandleResult(outcome => outcome.Status is BatchStatus.Throttled or BatchStatus.Transient),
                 MaxRetryAttempts = options.MaxAttempts,
                 BackoffType = DelayBackoffType.Exponential,
                 UseJitter = true,
@@ -35,11 +32,15 @@ public static class BatchResilience
                     return default;
                 },
             })
-            .AddTimeout(options.AttemptTimeout)
             .Build();
+        RequestTimeout = new ResiliencePipelineBuilder { TimeProvider = timeProvider }.AddTimeout(options.AttemptTimeout).Build();
     }
+
+    public ResiliencePipeline<BatchOutcome> Retry { get; }
+
+    public ResiliencePipeline RequestTimeout { get; }
 
     /// <summary>The service's retry-after, capped; null lets the retry strategy back off exponentially.</summary>
     private static TimeSpan? ServerDelay(Outcome<BatchOutcome> outcome, TimeSpan maxDelay) =>
-        outcome.Result?.RetryAfter is { } retryAfter ? (retryAfter > maxDelay ? maxDelay : retryAfter) : null;
+        outcome.Result?.RetryAfter is { } retryAfter && retryAfter > TimeSpan.Zero ? (retryAfter > maxDelay ? maxDelay : retryAfter) : null;
 }

@@ -1,0 +1,40 @@
+using Loader.Worker.Configuration;
+using Loader.Worker.Dispatch.Concurrency;
+using Loader.Worker.Dispatch.Pacing;
+
+namespace Loader.Worker.Dispatch;
+
+/// <summary>What sets the pace of one load: the concurrency limiter, the rate pacer, and the signal that tells a hot partition from service-wide pushback.</summary>
+public sealed class DispatchControls : IDisposable
+{
+    /// <summary>How far back throttles from other partitions count as the same episode of pushback.</summary>
+    private static readonly TimeSpan s_throttleWindow = TimeSpan.FromSeconds(5);
+
+    public DispatchControls(LoaderOptions options, TimeProvider timeProvider)
+    {
+        var adaptive = options.Concurrency == ConcurrencyMode.Adaptive;
+        Timeline = new ConcurrencyTimeline(timeProvider);
+        Signal = new ThrottleSignal(timeProvider, s_throttleWindow);
+        if (adaptive)
+        {
+            Limiter = new AdaptiveConcurrencyLimiter(Math.Min(4, options.MaxParallelBatches), 1, options.MaxParallelBatches, Timeline);
+        }
+        else
+        {
+            Limiter = new FixedConcurrencyLimiter(options.MaxParallelBatches);
+            Timeline.Record(options.MaxParallelBatches);
+        }
+
+        Pacer = new RatePacer(options.MaxRowsPerSecond, options.MaxRequestUnitsPerSecond, adaptive, timeProvider);
+    }
+
+    public IConcurrencyLimiter Limiter { get; }
+
+    public RatePacer Pacer { get; }
+
+    public ThrottleSignal Signal { get; }
+
+    public ConcurrencyTimeline Timeline { get; }
+
+    public void Dispose() => (Limiter as IDisposable)?.Dispose();
+}

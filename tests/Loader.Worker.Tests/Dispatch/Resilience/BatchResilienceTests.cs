@@ -1,0 +1,96 @@
+using Loader.Abstractions;
+using Loader.Worker.Configuration;
+using Loader.Worker.Dispatch.Resilience;
+using Loader.Worker.Reporting;
+using Loader.Worker.Tests.Infrastructure;
+
+namespace Loader.Worker.Tests.Dispatch.Resilience;
+
+/// <summary>The retry policy on a simulated clock: what the service says is waited exactly, and nothing is waited for real.</summary>
+public sealed class BatchResilienceTests
+{
+    private readonly ManualTimeProvider _time = new();
+    private readonly LoadStatistics _statistics;
+
+    public BatchResilienceTests()
+    {
+        _statistics = new LoadStatistics(new LoaderMetrics(new TestMeterFactory()), _time);
+    }
+
+    /// <summary>Runs the retry pipeline over scripted outcomes; returns the final outcome and the times of the attempts.</summary>
+    private async Task<(BatchOutcome Final, List<TimeSpan> Attempts)> RunAsync(RetryOptions options, params BatchOutcome[] script)
+    {
+        var resilience = new BatchResilience(options, _statistics, _time);
+        var start = _time.GetUtcNow();
+        var attempts = new List<TimeSpan>();
+        var run = resilience.Retry.ExecuteAsync(_ =>
+        {
+            attempts.Add(_time.GetUtcNow() - start);
+            return ValueTask.FromResult(script[Math.Min(attempts.Count - 1, script.Length - 1)]);
+        }).AsTask();
+        while (!run.IsCompleted)
+        {
+            _time.Advance(TimeSpan.FromMilliseconds(1));
+            await Task.Yield();
+        }
+
+        return (await run, attempts);
+    }
+
+    private static BatchOutcome Throttled(TimeSpan? retryAfter) => new() { Status = BatchStatus.Throttled, RetryAfter = retryAfter, ThrottledResponses = 1 };
+
+    private static readonly BatchOutcome s_transient = new() { Status = BatchStatus.Transient, Error = "reset" };
+    private static readonly BatchOutcome s_written = BatchOutcome.Written(202, TimeSpan.FromMilliseconds(5), null);
+
+    [Fact]
+    public async Task Waits_exactly_the_retry_after_the_service_gives()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions(), Throttled(TimeSpan.FromMilliseconds(730)), Throttled(TimeSpan.FromMilliseconds(1_250)), s_written);
+
+        Assert.Equal(BatchStatus.Written, final.Status);
+        Assert.Equal([TimeSpan.Zero, TimeSpan.FromMilliseconds(730), TimeSpan.FromMilliseconds(1_980)], attempts);
+        Assert.Equal(2, _statistics.Snapshot().Retries);
+        Assert.Equal(TimeSpan.FromMilliseconds(1_980), _statistics.Snapshot().RetryWait);
+    }
+
+    [Fact]
+    public async Task A_retry_after_longer_than_the_maximum_delay_is_capped()
+    {
+        var (_, attempts) = await RunAsync(new RetryOptions { MaxDelay = TimeSpan.FromSeconds(2) }, Throttled(TimeSpan.FromMinutes(5)), s_written);
+
+        Assert.Equal(TimeSpan.FromSeconds(2), attempts[1]);
+    }
+
+    [Fact]
+    public async Task Without_a_retry_after_it_backs_off_exponentially_with_jitter_up_to_the_maximum()
+    {
+        var options = new RetryOptions { BaseDelay = TimeSpan.FromMilliseconds(100), MaxDelay = TimeSpan.FromSeconds(3), MaxAttempts = 8 };
+
+        var (final, attempts) = await RunAsync(options, s_transient, s_transient, s_transient, s_transient, s_transient, s_transient, s_transient, s_written);
+
+        Assert.Equal(BatchStatus.Written, final.Status);
+        var waits = attempts.Zip(attempts.Skip(1), (a, b) => b - a).ToList();
+        Assert.All(waits, wait => Assert.InRange(wait, TimeSpan.FromMilliseconds(1), TimeSpan.FromSeconds(3)));
+        Assert.True(waits.Skip(4).Average(w => w.TotalMilliseconds) > 2 * waits.Take(3).Average(w => w.TotalMilliseconds), $"waits should grow: {string.Join(", ", waits)}");
+        Assert.True(waits.Distinct().Count() > 1, "jitter spreads the waits");
+    }
+
+    [Fact]
+    public async Task When_the_retry_budget_is_spent_the_last_outcome_comes_back_with_its_error()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 3, BaseDelay = TimeSpan.FromMilliseconds(10) }, s_transient);
+
+        Assert.Equal(BatchStatus.Transient, final.Status);
+        Assert.Equal("reset", final.Error);
+        Assert.Equal(4, attempts.Count);
+    }
+
+    [Fact]
+    public async Task Refused_rows_and_failures_are_not_retried()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions(), new BatchOutcome { Status = BatchStatus.Failed, Error = "403" });
+
+        Assert.Equal(BatchStatus.Failed, final.Status);
+        Assert.Single(attempts);
+    }
+}

@@ -1,0 +1,153 @@
+using Loader.ThrottlingSimulator;
+using Loader.Worker.Hosting;
+using Loader.Worker.Tests.Infrastructure;
+
+namespace Loader.Worker.Tests.EndToEnd;
+
+/// <summary>
+/// Whole loads through the throttling simulator in front of a real Azurite: the service sets the pace (429 with
+/// retry-after, 503s, per-partition budgets) and the loader must ride it without losing a row, reporting exactly
+/// what the service did.
+/// </summary>
+public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposable, IDisposable
+{
+    private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
+    private readonly TestDirectory _directory = new();
+    private SimulatorHost? _simulator;
+
+    public void Dispose() => _directory.Dispose();
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_simulator is not null)
+        {
+            await _simulator.DisposeAsync();
+        }
+    }
+
+    private async Task<Dictionary<string, string?>> SettingsAsync(SimulatorOptions simulator, string csv, string table)
+    {
+        _simulator = await SimulatorHost.StartAsync(simulator with { Upstream = new Uri(azurite.Azurite.TableEndpoint) }, _cancellation);
+        return new Dictionary<string, string?>
+        {
+            ["Loader:Input"] = _directory.WriteCsv("input.csv", csv),
+            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString.Replace(azurite.Azurite.TableEndpoint, _simulator.TableEndpoint().AbsoluteUri.TrimEnd('/'), StringComparison.Ordinal),
+            ["Loader:Tables:Table"] = table,
+            ["Loader:PartitionKey"] = "{pk}",
+            ["Loader:RowKey"] = "{rk}",
+            ["Loader:Retry:BaseDelay"] = "00:00:00.02",
+            ["Loader:ProgressInterval"] = "00:00:01",
+        };
+    }
+
+    private static string Rows(int count, Func<int, string> partition)
+    {
+        var csv = new CsvText("pk", "rk", "v");
+        for (var i = 0; i < count; i++)
+        {
+            csv.Row(partition(i), $"r{i:D6}", new string('x', 200));
+        }
+
+        return csv.ToString();
+    }
+
+    [Fact]
+    public async Task A_throttled_load_loses_nothing_and_reports_exactly_the_429s_and_request_units_the_service_counted()
+    {
+        var table = AzuriteFixture.UniqueTableName();
+        var settings = await SettingsAsync(new SimulatorOptions { RuPerSecond = 2_500, BurstSeconds = 1 }, Rows(3_000, i => $"p{i % 40}"), table);
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        var counted = _simulator!.Stats.Snapshot();
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal((3_000L, 0L), (report.RowsWritten, report.RowsFailed));
+        Assert.True(counted.Throttled > 0, "the budget should have been hit");
+        Assert.Equal(counted.Throttled, report.Throttled);
+        Assert.Equal(counted.RequestChargeTotal, report.RequestCharge);
+        Assert.Equal(counted.Requests, report.Requests);
+        Assert.Equal(3_000, (await azurite.ReadTableAsync(table, _cancellation)).Count);
+        Assert.NotNull(report.PacedRequestUnitsPerSecond); // the pace was learned from the 429s
+    }
+
+    [Fact]
+    public async Task When_the_retry_budget_is_spent_the_rows_fail_with_the_services_answer_and_the_exit_code_says_so()
+    {
+        var settings = await SettingsAsync(new SimulatorOptions { Fault503Rate = 1.0 }, Rows(250, i => $"p{i % 3}"), AzuriteFixture.UniqueTableName());
+        settings["Loader:Retry:MaxAttempts"] = "2";
+        settings["Loader:Retry:BaseDelay"] = "00:00:00.005";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.RowsFailed, run.ExitCode);
+        Assert.Equal("CompletedWithFailures", report.Outcome);
+        Assert.Equal((250L, 0L, 250L), (report.RowsRead, report.RowsWritten, report.RowsFailed));
+        Assert.True(report.Reconciled);
+        var error = Assert.Single(report.Errors);
+        Assert.Equal(250, error.Rows);
+        Assert.StartsWith("503", error.Error, StringComparison.Ordinal);
+        Assert.Equal(3 * report.Requests / 3, report.Throttled); // every attempt was a 503
+        Assert.Equal(_simulator!.Stats.Snapshot().Faults503, report.Throttled);
+    }
+
+    [Fact]
+    public async Task A_hot_partition_waits_on_its_own_while_the_others_flow()
+    {
+        // One partition of 600 rows against a 500 RU/s per-partition budget; 30 cold partitions of 20 rows each.
+        var table = AzuriteFixture.UniqueTableName();
+        var csv = Rows(1_200, i => i % 2 == 0 ? "HOT" : $"cold{i % 30}");
+        var settings = await SettingsAsync(new SimulatorOptions { PartitionRuPerSecond = 500, BurstSeconds = 1 }, csv, table);
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal(1_200, report.RowsWritten);
+        Assert.True(report.Throttled > 0, "the hot partition should have been throttled");
+        Assert.Equal(4, report.Concurrency.Min);          // never lowered for one hot partition
+        Assert.Null(report.PacedRequestUnitsPerSecond);   // and no pace imposed on the others
+        Assert.Equal(1_200, (await azurite.ReadTableAsync(table, _cancellation)).Count);
+    }
+
+    [Fact]
+    public async Task A_request_unit_cap_holds_the_load_under_it()
+    {
+        var settings = await SettingsAsync(new SimulatorOptions { RuPerSecond = 100_000 }, Rows(2_000, i => $"p{i % 20}"), AzuriteFixture.UniqueTableName());
+        settings["Loader:MaxRequestUnitsPerSecond"] = "4000";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal((2_000L, 0L), (report.RowsWritten, report.Throttled));
+        Assert.Equal(10_000, report.RequestCharge);
+        Assert.InRange(report.RequestUnitsPerSecond!.Value, 0, 4_000 * 1.15); // slower is always possible on a busy machine
+        Assert.Equal(4_000, report.PacedRequestUnitsPerSecond);
+    }
+
+    [Fact]
+    public async Task A_rows_per_second_cap_holds_the_load_under_it_on_any_backend()
+    {
+        var table = AzuriteFixture.UniqueTableName();
+        var settings = new Dictionary<string, string?>
+        {
+            ["Loader:Input"] = _directory.WriteCsv("rows.csv", Rows(900, i => $"p{i % 9}")),
+            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
+            ["Loader:Tables:Table"] = table,
+            ["Loader:PartitionKey"] = "{pk}",
+            ["Loader:RowKey"] = "{rk}",
+            ["Loader:MaxRowsPerSecond"] = "400",
+        };
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        // Nine batches of 100 rows: the first goes at once, each next one when the bucket holds 100 again (a fifth
+        // of a second of burst), so the last leaves after (900 - 100) / 400 = 2 s at the earliest; unpaced, Azurite
+        // takes nine batches in a fraction of a second.
+        var report = run.RequireReport();
+        Assert.Equal(900, report.RowsWritten);
+        Assert.True(report.ElapsedSeconds >= 1.95, $"{report.ElapsedSeconds} s");
+        Assert.Null(report.RequestCharge);
+    }
+}
