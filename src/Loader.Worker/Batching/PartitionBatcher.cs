@@ -1,4 +1,5 @@
 using Loader.Abstractions;
+using Loader.Worker.Checkpoints;
 
 namespace Loader.Worker.Batching;
 
@@ -9,7 +10,7 @@ namespace Loader.Worker.Batching;
 /// no row waits for long. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
 /// Single-threaded: one pipeline stage owns it.
 /// </summary>
-public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect)
+public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, RecordWatermark? watermark = null)
 {
     private readonly Dictionary<string, PendingBatch> _pending = new(StringComparer.Ordinal);
 
@@ -134,6 +135,7 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
     private PendingBatch Open(LoadEntity first, long? firstRecord = null)
     {
         var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations);
+        watermark?.Open(batch.FirstRecord);
         _pending[first.PartitionKey] = batch;
         _age.Enqueue(batch);
         return batch;
@@ -162,6 +164,7 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
         BufferedRows -= batch.Entities.Count;
         if (batch.Entities.Count == 0)
         {
+            watermark?.Close(batch.FirstRecord);
             return;
         }
 

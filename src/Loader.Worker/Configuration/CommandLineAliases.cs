@@ -15,6 +15,7 @@ public static class CommandLineAliases
         ["--parallel"] = "Loader:MaxParallelBatches",
         ["--report"] = "Loader:ReportPath",
         ["--rejects"] = "Loader:RejectsPath",
+        ["--checkpoint"] = "Loader:CheckpointPath",
         ["--max-rejects"] = "Loader:MaxRejects",
         ["--dry-run"] = "Loader:DryRun",
         ["--delimiter"] = "Loader:Csv:Delimiter",

@@ -43,6 +43,11 @@ public sealed class LoaderOptions
     /// <summary>Type per column name; columns not listed are strings.</summary>
     public Dictionary<string, ColumnType> Columns { get; set; } = new(StringComparer.Ordinal);
 
+    /// <summary>Where the load records how far it got, every <see cref="CheckpointInterval"/> and at the end; started again with the same input and settings it resumes there. None when empty.</summary>
+    public string? CheckpointPath { get; set; }
+
+    public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(5);
+
     /// <summary>Where the JSON report is written; none when empty.</summary>
     public string? ReportPath { get; set; }
 

@@ -40,6 +40,9 @@ public sealed class CsvRecordReader : IDisposable
     /// <summary>Malformed records passed over by <see cref="Skip"/>.</summary>
     public long MalformedSkipped { get; private set; }
 
+    /// <summary>The line on which the last record passed over by <see cref="Skip"/> starts (0 when none was).</summary>
+    public long LastSkippedLine { get; private set; }
+
     /// <summary>
     /// Opens a stream as UTF-8 (a byte-order mark switches to UTF-16/32). Bytes that are not valid UTF-8 are
     /// kept as they are; the mapper rejects the record, so one bad byte costs one row, not the load.
@@ -111,6 +114,7 @@ public sealed class CsvRecordReader : IDisposable
         while (skipped < records && _reader.Read())
         {
             skipped++;
+            LastSkippedLine = _reader.LineNumber;
         }
 
         MalformedSkipped += _malformed.Count;

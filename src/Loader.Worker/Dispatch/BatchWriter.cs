@@ -1,6 +1,7 @@
 using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
+using Loader.Worker.Checkpoints;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
@@ -14,12 +15,19 @@ namespace Loader.Worker.Dispatch;
 /// error once the retry budget is spent. A row the service refuses is taken out and the others are sent again,
 /// so one bad row never fails its batch; rows a non-atomic write already landed are never sent twice.
 /// </summary>
+/// <remarks>
+/// A batch settled in full closes its place in the <see cref="RecordWatermark"/>; one with failed rows keeps it
+/// open, so a restart from the checkpoint writes them again. After a resume under Insert, a conflict on a row up
+/// to the earlier run's highest sent record is that run's own write: counted already written, not rejected.
+/// </remarks>
 public sealed partial class BatchWriter(
     IBackendAdapter adapter,
     BatchResilience resilience,
     DispatchControls controls,
     LoadStatistics statistics,
     RejectSink rejects,
+    RecordWatermark watermark,
+    long highestSentBefore,
     ILogger<BatchWriter> logger)
 {
     public const string StoppedError = "the load was stopped before these rows were written";
@@ -49,6 +57,8 @@ public sealed partial class BatchWriter(
             Fail(work, outcome);
             return;
         }
+
+        watermark.Close(ready.FirstRecord);
     }
 
     private Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, CancellationToken cancellationToken) =>
@@ -81,6 +91,7 @@ public sealed partial class BatchWriter(
             }
         }
 
+        watermark.Sent(work.Current.Entities.Max(entity => entity.Origin.Record));
         statistics.Attempt(outcome);
         var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
         controls.Limiter.Observe(outcome, serviceWide);
@@ -103,7 +114,14 @@ public sealed partial class BatchWriter(
 
         foreach (var (entity, failure) in settled.Refused)
         {
-            rejects.Reject(entity, RefusalReason(failure));
+            if (failure.StatusCode == 409 && work.Current.Mode == WriteMode.Insert && entity.Origin.Record <= highestSentBefore)
+            {
+                statistics.RowsAlreadyWritten(1); // the earlier run wrote it before it stopped
+            }
+            else
+            {
+                rejects.Reject(entity, RefusalReason(failure));
+            }
         }
 
         // Nothing left to send: stop retrying, whatever the status of the last answer.

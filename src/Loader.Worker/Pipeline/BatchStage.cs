@@ -1,12 +1,13 @@
 using System.Threading.Channels;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
+using Loader.Worker.Checkpoints;
 using Loader.Worker.Rejects;
 
 namespace Loader.Worker.Pipeline;
 
 /// <summary>Second stage: groups entities into partition batches and hands ready batches to the dispatcher.</summary>
-internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects)
+internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, Func<long> lastRecordRead)
 {
     /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
     public void Run(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
@@ -29,10 +30,13 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects)
                         PassOn(ready, output);
                     }
                 }
+
+                watermark.Batched(chunk[^1].Origin.Record);
             }
 
             batcher.Flush(ready);
             PassOn(ready, output);
+            watermark.Batched(lastRecordRead()); // rejects after the last entity are settled too
         }
         catch (Exception exception)
         {

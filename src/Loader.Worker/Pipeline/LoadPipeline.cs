@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Threading.Channels;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
+using Loader.Worker.Checkpoints;
 using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Dispatch;
@@ -36,42 +37,60 @@ public sealed partial class LoadPipeline(
         var startedAt = timeProvider.GetUtcNow();
         var settings = options.Value;
         using var controls = new DispatchControls(settings, timeProvider);
+        var run = new RunState();
         try
         {
-            var run = await RunStagesAsync(settings, controls, stopReading, abort).ConfigureAwait(false);
-            return BuildReport(settings, controls, startedAt, run.Outcome, run.ExitCode, run.Message);
+            var (outcome, exitCode, message) = await RunStagesAsync(settings, controls, run, stopReading, abort).ConfigureAwait(false);
+            return BuildReport(settings, controls, run, startedAt, outcome, exitCode, message);
         }
         catch (LoadAbortedException exception)
         {
             LogAborted(exception.Message);
-            return BuildReport(settings, controls, startedAt, "Failed", exception.ExitCode, exception.Message);
+            return BuildReport(settings, controls, run, startedAt, "Failed", exception.ExitCode, exception.Message);
         }
     }
 
-    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, CancellationToken stopReading, CancellationToken abort)
+    /// <summary>What the report needs to know about how the run began.</summary>
+    private sealed class RunState
+    {
+        public ResumePoint? Resume { get; set; }
+    }
+
+    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
     {
         await using var input = OpenInput(settings.Input);
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);
         var converter = new ColumnConverter(Culture(settings.Csv.Culture));
+        var checkpoints = CheckpointStore(settings);
+        var resume = await ResumeAsync(settings, checkpoints, reader, abort).ConfigureAwait(false);
+        run.Resume = resume;
+        var watermark = new RecordWatermark(resume?.SkipRecords ?? 0);
         await PrepareBackendAsync(settings, abort).ConfigureAwait(false);
 
-        using var rejects = new RejectSink(settings.RejectsPath, settings.MaxRejects, statistics, loggerFactory.CreateLogger<RejectSink>());
+        using var rejects = new RejectSink(
+            settings.RejectsPath, settings.MaxRejects, statistics, loggerFactory.CreateLogger<RejectSink>(), resume is { Resumed: true } ? reader.LastSkippedLine : null);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded);
         // Few chunks in between: rows waiting here are rows the garbage collector must copy.
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
         var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
-        var batchStage = new BatchStage(CreateBatcher(settings), rejects);
-        var writer = new BatchWriter(backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, loggerFactory.CreateLogger<BatchWriter>());
+        var batchStage = new BatchStage(CreateBatcher(settings, watermark), rejects, watermark, () => readStage.LastRecord);
+        var writer = new BatchWriter(
+            backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 
         LogStarting(settings.DryRun ? "Dry run" : "Load", settings.Input, backend.Name, settings.WriteMode, settings.MaxParallelBatches);
         statistics.Start();
-        using var progressStop = new CancellationTokenSource();
+        using var backgroundStop = new CancellationTokenSource();
         var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>())
-            .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), progressStop.Token);
+            .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), backgroundStop.Token);
+        var checkpointWriter = checkpoints is null || resume is null
+            ? null
+            : new CheckpointWriter(checkpoints, resume, watermark, timeProvider, loggerFactory.CreateLogger<CheckpointWriter>());
+        var checkpointing = checkpointWriter?.RunAsync(settings.CheckpointInterval, backgroundStop.Token) ?? Task.CompletedTask;
+        (string, int, string?) conclusion;
         try
         {
             var reading = StageThread.Run("loader-read", () => readStage.Run(rows.Writer, stop.Token));
@@ -81,12 +100,68 @@ public sealed partial class LoadPipeline(
         }
         finally
         {
-            await progressStop.CancelAsync().ConfigureAwait(false);
-            await progress.ConfigureAwait(false);
+            await backgroundStop.CancelAsync().ConfigureAwait(false);
+            await Task.WhenAll(progress, checkpointing).ConfigureAwait(false);
             rejects.Flush();
+            conclusion = Conclude(readStage, rejects, stopReading);
+            if (checkpointWriter is not null)
+            {
+                // Rejects are on disk before the checkpoint that counts them as settled.
+                await checkpointWriter.WriteAsync(completed: conclusion.Item2 == ExitCodes.Success, CancellationToken.None).ConfigureAwait(false);
+            }
         }
 
-        return Conclude(readStage, rejects, stopReading);
+        return conclusion;
+    }
+
+    private static FileCheckpointStore? CheckpointStore(LoaderOptions settings) =>
+        string.IsNullOrWhiteSpace(settings.CheckpointPath) || settings.DryRun ? null : new FileCheckpointStore(settings.CheckpointPath);
+
+    /// <summary>
+    /// Where this run starts. Without a checkpoint, or after a completed load, from the top; with one that belongs
+    /// to this input and these settings, after the records it shows settled; with one that belongs to another
+    /// load, not at all. Null when the load keeps no checkpoint.
+    /// </summary>
+    private async Task<ResumePoint?> ResumeAsync(LoaderOptions settings, FileCheckpointStore? store, CsvRecordReader reader, CancellationToken cancellationToken)
+    {
+        if (store is null)
+        {
+            return null;
+        }
+
+        var input = LoadIdentity.OfInput(settings.Input);
+        var identity = LoadIdentity.OfSettings(settings);
+        Checkpoint? checkpoint;
+        try
+        {
+            checkpoint = await store.ReadAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (InvalidDataException exception)
+        {
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, exception.Message, exception);
+        }
+
+        if (checkpoint is null || checkpoint.Completed)
+        {
+            if (checkpoint is not null)
+            {
+                LogPreviousCompleted(settings.CheckpointPath!);
+            }
+
+            return new ResumePoint(0, 0, input, identity);
+        }
+
+        if (LoadIdentity.Mismatch(checkpoint, input, identity) is { } mismatch)
+        {
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
+                $"Loader:CheckpointPath '{settings.CheckpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
+        }
+
+        var skip = checkpoint.NextRecord - 1;
+        var skipped = reader.Skip(skip);
+        statistics.RowsSkipped(skipped + reader.MalformedSkipped);
+        LogResuming(skipped, checkpoint.NextRecord, settings.CheckpointPath!);
+        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity);
     }
 
     private (string, int, string?) Conclude(ReadStage readStage, RejectSink rejects, CancellationToken stopReading)
@@ -173,7 +248,7 @@ public sealed partial class LoadPipeline(
         }
     }
 
-    private PartitionBatcher CreateBatcher(LoaderOptions settings)
+    private PartitionBatcher CreateBatcher(LoaderOptions settings, RecordWatermark watermark)
     {
         var limits = backend.Limits;
         var policy = new BatchingPolicy(
@@ -181,7 +256,7 @@ public sealed partial class LoadPipeline(
             limits.MaxBatchPayloadBytes,
             settings.MaxBufferedRows,
             settings.WriteMode);
-        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()));
+        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()), watermark);
     }
 
     /// <summary>Mapping threads: one per core up to four, and at least two so a slow cell never stalls the reader.</summary>
@@ -191,7 +266,7 @@ public sealed partial class LoadPipeline(
     internal static CultureInfo Culture(string name) =>
         string.IsNullOrWhiteSpace(name) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(name);
 
-    private LoadReport BuildReport(LoaderOptions settings, DispatchControls controls, DateTimeOffset startedAt, string outcome, int exitCode, string? message)
+    private LoadReport BuildReport(LoaderOptions settings, DispatchControls controls, RunState run, DateTimeOffset startedAt, string outcome, int exitCode, string? message)
     {
         var counts = statistics.Snapshot();
         var concurrency = controls.Timeline.Summary();
@@ -215,6 +290,9 @@ public sealed partial class LoadPipeline(
             RowsSuperseded = counts.RowsSuperseded,
             RowsFailed = counts.RowsFailed,
             RowsSkipped = counts.RowsSkipped,
+            RowsAlreadyWritten = counts.RowsAlreadyWritten,
+            ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.SkipRecords + 1 : null,
+            CheckpointPath = string.IsNullOrWhiteSpace(settings.CheckpointPath) ? null : settings.CheckpointPath,
             Reconciled = counts.RowsRead == counts.RowsSettled,
             Batches = counts.Batches,
             Requests = counts.Requests,
@@ -254,4 +332,10 @@ public sealed partial class LoadPipeline(
 
     [LoggerMessage(Level = LogLevel.Error, Message = "{Message}")]
     private partial void LogAborted(string message);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Resuming from the checkpoint at {CheckpointPath}: {Skipped:N0} records were done, reading from record {NextRecord:N0}")]
+    private partial void LogResuming(long skipped, long nextRecord, string checkpointPath);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "The checkpoint at {CheckpointPath} records a completed load: this is a new load from the top")]
+    private partial void LogPreviousCompleted(string checkpointPath);
 }

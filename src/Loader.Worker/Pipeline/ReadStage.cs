@@ -16,6 +16,9 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
 {
     internal const int ChunkSize = 512;
 
+    /// <summary>The highest well-formed record number read so far.</summary>
+    public long LastRecord { get; private set; }
+
     /// <summary>True once every record of the input was read.</summary>
     public bool ReachedEnd { get; private set; }
 
@@ -33,6 +36,7 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
             foreach (var record in reader.ReadAll(csv => mappers.Value!.Map(csv), mapThreads))
             {
                 read++;
+                LastRecord = Math.Max(LastRecord, record.Malformed?.Origin.Record ?? record.Value.Origin.Record);
                 if (record.Value.Entity is { } entity)
                 {
                     chunk.Add(entity);

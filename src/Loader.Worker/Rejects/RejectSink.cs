@@ -24,7 +24,12 @@ public sealed partial class RejectSink : IDisposable
     private readonly CancellationTokenSource _limitExceeded = new();
     private long _count;
 
-    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger)
+    /// <param name="path">The rejects file, or null for none.</param>
+    /// <param name="maxRejects">Rejected rows allowed before <see cref="LimitExceeded"/> fires.</param>
+    /// <param name="statistics">Where rejects are counted.</param>
+    /// <param name="logger">Where the first rejects are logged.</param>
+    /// <param name="keepUpToLine">When resuming: the rejects of an earlier run up to this line stay in the file, later ones (which this run meets again) are dropped.</param>
+    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, long? keepUpToLine = null)
     {
         _statistics = statistics;
         _logger = logger;
@@ -32,10 +37,32 @@ public sealed partial class RejectSink : IDisposable
         if (!string.IsNullOrWhiteSpace(path))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+            var kept = keepUpToLine is { } line && File.Exists(path) ? EarlierRejects(path, line) : [];
+
             // Rejects are evidence: written as they were, no formula escaping.
             _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n" });
             _writer.WriteHeader(["line", "reason", "record"]);
+            foreach (var reject in kept)
+            {
+                _writer.WriteRecord(reject);
+            }
         }
+    }
+
+    /// <summary>The rows of an earlier run's rejects file up to <paramref name="line"/>.</summary>
+    private static List<string[]> EarlierRejects(string path, long line)
+    {
+        var kept = new List<string[]>();
+        using var reader = CsvReader.FromFile(path, CsvReaderOptions.Default with { Separator = ',', HasHeader = true });
+        while (reader.Read())
+        {
+            if (long.TryParse(reader.GetString(0), NumberStyles.None, CultureInfo.InvariantCulture, out var rejectLine) && rejectLine <= line)
+            {
+                kept.Add([reader.GetString(0), reader.GetString(1), reader.GetString(2)]);
+            }
+        }
+
+        return kept;
     }
 
     /// <summary>Cancelled when more than the allowed number of rows has been rejected.</summary>

@@ -2,7 +2,7 @@ using System.Text.Json.Serialization;
 
 namespace Loader.Worker.Reporting;
 
-/// <summary>The JSON report of one load. Counts reconcile: <c>rowsRead = rowsWritten + rowsRejected + rowsSuperseded + rowsFailed</c>.</summary>
+/// <summary>The JSON report of one load. Counts reconcile: <c>rowsRead = rowsWritten + rowsRejected + rowsSuperseded + rowsFailed + rowsAlreadyWritten</c>.</summary>
 public sealed record LoadReport
 {
     public required string Backend { get; init; }
@@ -39,6 +39,14 @@ public sealed record LoadReport
 
     /// <summary>Rows not read because a checkpoint showed them done.</summary>
     public required long RowsSkipped { get; init; }
+
+    /// <summary>Rows a resumed Insert load met again and found stored by the run before it (a conflict that is not a reject).</summary>
+    public required long RowsAlreadyWritten { get; init; }
+
+    /// <summary>The first record this run read when it resumed from a checkpoint; null for a load from the top.</summary>
+    public long? ResumedAtRecord { get; init; }
+
+    public string? CheckpointPath { get; init; }
 
     /// <summary>Whether every row read is accounted for.</summary>
     public required bool Reconciled { get; init; }

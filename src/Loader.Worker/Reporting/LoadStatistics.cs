@@ -19,6 +19,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _rowsSuperseded;
     private long _rowsFailed;
     private long _rowsSkipped;
+    private long _rowsAlreadyWritten;
     private long _batches;
     private long _requests;
     private long _throttled;
@@ -66,6 +67,13 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     public void RowsRead(long count) => Interlocked.Add(ref _rowsRead, count);
 
     public void RowsSkipped(long count) => Interlocked.Add(ref _rowsSkipped, count);
+
+    /// <summary>Rows a resumed Insert load found already stored by the run before it.</summary>
+    public void RowsAlreadyWritten(long count)
+    {
+        Interlocked.Add(ref _rowsAlreadyWritten, count);
+        metrics.Rows("already_written", count);
+    }
 
     public void RowsRejected(long count)
     {
@@ -168,6 +176,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             RowsSuperseded: Interlocked.Read(ref _rowsSuperseded),
             RowsFailed: Interlocked.Read(ref _rowsFailed),
             RowsSkipped: Interlocked.Read(ref _rowsSkipped),
+            RowsAlreadyWritten: Interlocked.Read(ref _rowsAlreadyWritten),
             Batches: Interlocked.Read(ref _batches),
             Requests: Interlocked.Read(ref _requests),
             Throttled: Interlocked.Read(ref _throttled),
@@ -187,6 +196,7 @@ public sealed record LoadCounts(
     long RowsSuperseded,
     long RowsFailed,
     long RowsSkipped,
+    long RowsAlreadyWritten,
     long Batches,
     long Requests,
     long Throttled,
@@ -196,8 +206,8 @@ public sealed record LoadCounts(
     double? RequestCharge,
     TimeSpan Elapsed)
 {
-    /// <summary>Rows that reached an end: written, rejected, superseded or failed.</summary>
-    public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed;
+    /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
+    public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;
 
     public double RowsPerSecond => Elapsed > TimeSpan.Zero ? RowsWritten / Elapsed.TotalSeconds : 0;
 }

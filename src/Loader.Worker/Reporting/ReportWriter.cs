@@ -14,23 +14,8 @@ public static class ReportWriter
         Converters = { new JsonStringEnumConverter() },
     };
 
-    public static async Task WriteAsync(LoadReport report, string path, CancellationToken cancellationToken)
-    {
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (!string.IsNullOrEmpty(directory))
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        // Write beside, then move: a reader never sees half a report.
-        var temporary = path + ".tmp";
-        await using (var stream = File.Create(temporary))
-        {
-            await JsonSerializer.SerializeAsync(stream, report, JsonOptions, cancellationToken).ConfigureAwait(false);
-        }
-
-        File.Move(temporary, path, overwrite: true);
-    }
+    public static Task WriteAsync(LoadReport report, string path, CancellationToken cancellationToken) =>
+        Outputs.AtomicFile.WriteJsonAsync(path, report, JsonOptions, cancellationToken);
 
     public static LoadReport Read(string path) =>
         JsonSerializer.Deserialize<LoadReport>(File.ReadAllText(path), JsonOptions)

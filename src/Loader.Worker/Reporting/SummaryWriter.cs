@@ -23,12 +23,18 @@ public static class SummaryWriter
         text.AppendLine(c, $"  rows rejected    {report.RowsRejected,12:N0}{(report.RejectsPath is null ? "" : "   -> " + report.RejectsPath)}");
         text.AppendLine(c, $"  rows superseded  {report.RowsSuperseded,12:N0}   (a later row with the same keys won)");
         text.AppendLine(c, $"  rows failed      {report.RowsFailed,12:N0}");
-        if (report.RowsSkipped > 0)
+        if (report.RowsAlreadyWritten > 0)
         {
-            text.AppendLine(c, $"  rows skipped     {report.RowsSkipped,12:N0}   (done by an earlier run, per the checkpoint)");
+            text.AppendLine(c, $"  already written  {report.RowsAlreadyWritten,12:N0}   (stored by the earlier run before it stopped)");
         }
 
-        text.AppendLine(c, $"  reconciled       {(report.Reconciled ? "yes" : "NO")}: read = written + rejected + superseded + failed");
+        if (report.ResumedAtRecord is { } resumed)
+        {
+            text.AppendLine(c, $"  rows skipped     {report.RowsSkipped,12:N0}   resumed at record {resumed:N0} from the checkpoint");
+        }
+
+        var identity = report.RowsAlreadyWritten > 0 ? "written + rejected + superseded + failed + already written" : "written + rejected + superseded + failed";
+        text.AppendLine(c, $"  reconciled       {(report.Reconciled ? "yes" : "NO")}: read = {identity}");
         text.AppendLine(c, $"  batches          {report.Batches,12:N0}   in {report.Requests:N0} requests");
         var latency = report.LatencyMs;
         text.AppendLine(c, $"  latency ms       p50 {latency.P50:N1}  p90 {latency.P90:N1}  p95 {latency.P95:N1}  p99 {latency.P99:N1}  max {latency.Max:N1}");

@@ -9,7 +9,7 @@ namespace Loader.Worker.Dispatch.Pacing;
 /// settled from the answer — except after a 429: a throttled attempt keeps its place in the pace, so the retries
 /// of many batches cannot together outrun the service. The buckets hold a fifth of a second, so batches go out
 /// evenly spread rather than in bursts that a service's own bucket would refuse. Waits happen inside the batch's
-/// concurrency slot (the pace, not the slots, is then the limit), never inside a retry's backoff. Waits happen before a concurrency slot is taken, so pacing never holds one.
+/// concurrency slot (the pace, not the slots, is then the limit), never inside a retry's backoff.
 /// </summary>
 public sealed class RatePacer
 {

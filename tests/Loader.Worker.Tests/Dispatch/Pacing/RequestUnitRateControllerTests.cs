@@ -27,25 +27,59 @@ public sealed class RequestUnitRateControllerTests
         controller.Throttled();
 
         Assert.Equal(5_000, controller.Ceiling!.Value, 1);
-        Assert.Equal(4_850, controller.Rate, 1);
+        Assert.Equal(4_800, controller.Rate, 1);
     }
 
     [Fact]
-    public void Climbs_back_to_the_ceiling_within_two_seconds_then_probes_above_it_faster_and_faster()
+    public void Measures_the_ceiling_over_the_last_seconds_so_a_slow_start_does_not_read_as_a_low_budget()
+    {
+        var controller = new RequestUnitRateController(_time, cap: null);
+        Deliver(controller, 500, 10); // the loader ramping up, far below the budget
+        Deliver(controller, 5_000, 3);
+
+        controller.Throttled();
+
+        Assert.Equal(5_000, controller.Ceiling!.Value, 1);
+    }
+
+    [Fact]
+    public void A_throttle_in_the_first_second_sets_a_provisional_ceiling_the_pace_climbs_past_until_a_later_throttle_measures_the_rate()
+    {
+        var controller = new RequestUnitRateController(_time, cap: null);
+        Deliver(controller, 30_000, 0.1); // a service's burst allowance spent in a tenth of a second
+
+        controller.Throttled();
+        var provisional = controller.Rate;
+        Assert.Equal(0.96 * 3_000, provisional, 1);
+
+        _time.Advance(TimeSpan.FromSeconds(10));
+        Assert.InRange(controller.Rate, provisional * 1.5, provisional * 1.7); // no hold: 5% a second
+
+        Deliver(controller, 5_000, 3);
+        controller.Throttled();
+        Assert.Equal(5_000, controller.Ceiling!.Value, 1);
+        _time.Advance(TimeSpan.FromSeconds(5));
+        Assert.Equal(4_900, controller.Rate, 1); // measured: climbs to just under the ceiling and holds
+    }
+
+    [Fact]
+    public void Climbs_back_to_just_under_the_ceiling_within_two_seconds_holds_there_then_probes_above_it_faster_and_faster()
     {
         var controller = new RequestUnitRateController(_time, cap: null);
         Deliver(controller, 5_000, 3);
         controller.Throttled();
 
-        _time.Advance(TimeSpan.FromSeconds(1.6));
-        Assert.InRange(controller.Rate, 4_990, 5_010);
+        _time.Advance(TimeSpan.FromSeconds(1.1));
+        Assert.Equal(4_900, controller.Rate, 1);
+        _time.Advance(TimeSpan.FromSeconds(9.5));
+        Assert.Equal(4_900, controller.Rate, 1);
         _time.Advance(TimeSpan.FromSeconds(10));
         var afterTen = controller.Rate;
         _time.Advance(TimeSpan.FromSeconds(10));
         var afterTwenty = controller.Rate;
 
-        Assert.InRange(afterTen, 5_500, 5_800);
-        Assert.True(afterTwenty - afterTen > afterTen - 5_000, "the probe accelerates while the service keeps accepting");
+        Assert.InRange(afterTen, 4_950, 5_200);
+        Assert.True(afterTwenty - afterTen > afterTen - 4_900, "the probe accelerates while the service keeps accepting");
     }
 
     [Fact]
@@ -60,9 +94,9 @@ public sealed class RequestUnitRateControllerTests
         controller.Throttled();       // within the cool-down
         Assert.Equal(first, controller.Ceiling);
 
-        Deliver(controller, 100, 1.5);
+        Deliver(controller, 100, 1.5); // the window now holds mostly retries' crowding
         controller.Throttled();
-        Assert.InRange(controller.Ceiling!.Value, 0.85 * 4_850 * 0.99, 4_850);
+        Assert.InRange(controller.Ceiling!.Value, 0.85 * 4_800 * 0.99, 4_900);
     }
 
     [Fact]

@@ -1,0 +1,88 @@
+using System.Security.Cryptography;
+using Loader.Worker.Backends.Cosmos;
+using Loader.Worker.Backends.Tables;
+using Loader.Worker.Configuration;
+
+namespace Loader.Worker.Checkpoints;
+
+/// <summary>
+/// What a checkpoint is tied to: the input (name, size, SHA-256 of its first and last MiB — a change anywhere
+/// else in a file of the same size goes unnoticed, the price of not reading the input twice) and the settings
+/// that decide what is written where. Never a secret: endpoints, not connection strings.
+/// </summary>
+public static class LoadIdentity
+{
+    private const int SampleBytes = 1024 * 1024;
+
+    public static InputIdentity OfInput(string path)
+    {
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.RandomAccess);
+        var length = stream.Length;
+        var head = Hash(stream, 0, (int)Math.Min(SampleBytes, length));
+        var tailStart = Math.Max(0, length - SampleBytes);
+        var tail = Hash(stream, tailStart, (int)(length - tailStart));
+        return new InputIdentity(Path.GetFileName(path), length, head, tail);
+    }
+
+    private static string Hash(Stream stream, long offset, int count)
+    {
+        var buffer = new byte[count];
+        stream.Position = offset;
+        stream.ReadExactly(buffer);
+        return Convert.ToHexStringLower(SHA256.HashData(buffer));
+    }
+
+    public static IReadOnlyDictionary<string, string> OfSettings(LoaderOptions options)
+    {
+        var settings = new SortedDictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["Loader:Backend"] = options.Backend.ToString(),
+            ["Loader:PartitionKey"] = options.PartitionKey,
+            ["Loader:RowKey"] = options.RowKey,
+            ["Loader:WriteMode"] = options.WriteMode.ToString(),
+            ["Loader:Csv:Delimiter"] = options.Csv.Delimiter,
+            ["Loader:Csv:Culture"] = options.Csv.Culture,
+        };
+        foreach (var (column, type) in options.Columns)
+        {
+            settings[$"Loader:Columns:{column}"] = type.ToString();
+        }
+
+        if (options.Backend == BackendKind.Tables)
+        {
+            settings["Loader:Tables:Endpoint"] = string.IsNullOrWhiteSpace(options.Tables.Endpoint)
+                ? TableConnectionString.Parse(options.Tables.EffectiveConnectionString).TableEndpoint.AbsoluteUri
+                : options.Tables.Endpoint;
+            settings["Loader:Tables:Table"] = options.Tables.Table;
+        }
+        else
+        {
+            settings["Loader:Cosmos:Endpoint"] = string.IsNullOrWhiteSpace(options.Cosmos.Endpoint)
+                ? CosmosConnectionString.Endpoint(options.Cosmos.ConnectionString!).AbsoluteUri
+                : options.Cosmos.Endpoint;
+            settings["Loader:Cosmos:Database"] = options.Cosmos.Database;
+            settings["Loader:Cosmos:Container"] = options.Cosmos.Container;
+            settings["Loader:Cosmos:PartitionKeyPath"] = options.Cosmos.PartitionKeyPath;
+        }
+
+        return settings;
+    }
+
+    /// <summary>Why a checkpoint does not belong to this load, naming what differs; null when it does.</summary>
+    public static string? Mismatch(Checkpoint checkpoint, InputIdentity input, IReadOnlyDictionary<string, string> settings)
+    {
+        if (checkpoint.Input != input)
+        {
+            return checkpoint.Input.Length != input.Length || checkpoint.Input.Name != input.Name
+                ? $"it was written for input '{checkpoint.Input.Name}' of {checkpoint.Input.Length:N0} bytes, this input is '{input.Name}' of {input.Length:N0} bytes"
+                : $"input '{input.Name}' has changed since the checkpoint was written";
+        }
+
+        var differing = settings.Keys.Union(checkpoint.Settings.Keys)
+            .Where(key => settings.GetValueOrDefault(key) != checkpoint.Settings.GetValueOrDefault(key))
+            .Order(StringComparer.Ordinal)
+            .Select(key => $"{key} was '{checkpoint.Settings.GetValueOrDefault(key)}', is '{settings.GetValueOrDefault(key)}'")
+            .ToList();
+        return differing.Count == 0 ? null : "the settings differ: " + string.Join("; ", differing);
+    }
+}
