@@ -1,0 +1,161 @@
+using System.Diagnostics;
+using Azure;
+using Loader.ThrottlingSimulator;
+using Loader.Worker.Hosting;
+using static System.FormattableString;
+
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// Running at the rate the service allows: the loader through the throttling simulator (Cosmos DB for Table's RU
+/// budget and 429s in front of Azurite), at default settings and, for comparison, with a fixed 32 batches in
+/// flight. The budget B is the baseline: the load should use nearly all of it with few 429s and lose nothing.
+/// </summary>
+public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
+{
+    public const string Command = "throttle";
+
+    /// <summary>In flight for the comparison: what a user raises the parallelism to when a load seems slow.</summary>
+    private const int FixedParallel = 32;
+
+    private const double BudgetTargetPercent = 95;
+    private const double ThrottledTargetPercent = 2;
+
+    /// <summary>The pace has settled once every progress interval delivers at least this share of the budget...</summary>
+    public const double SettledFraction = 0.9;
+
+    /// <summary>
+    /// ... with at most this share of its requests throttled. At the defaults an interval holds 30 to 40 requests,
+    /// and a probe for more budget costs a 429 or two of them; a storm of 429s that keeps the bucket empty is not a pace.
+    /// </summary>
+    public const double SettledThrottledShare = 0.1;
+
+    private const string ProgressInterval = "00:00:05";
+
+    public async Task<int> RunAsync(CancellationToken cancellationToken)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        var folder = BenchPaths.NewRunFolder(Command, startedAt);
+        output.WriteLine(Invariant($"# Throttle: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, budget B = {settings.Budget:N0} RU/s at {settings.RuPerKilobyte} RU per started KiB"));
+        output.WriteLine();
+        var machine = await MachineFacts.GatherAsync(cancellationToken);
+        machine.Print(output);
+        output.WriteLine();
+        output.WriteLine("## Commands");
+        var commandLine = ShellText.CurrentCommandLine();
+        output.WriteLine($"- benchmark: `{commandLine}`");
+        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
+        output.WriteLine(Invariant($"- service: for each run a fresh in-memory Azurite behind the throttling simulator in this process (`--ru-per-second {settings.Budget} --burst-seconds 1 --ru-per-kb {settings.RuPerKilobyte}`); the table is counted on Azurite afterwards"));
+        output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below; its output and report are in {folder}");
+        output.WriteLine();
+
+        output.WriteLine("## Runs");
+        var adaptive = await MeasureAsync(Invariant($"default (Adaptive, --parallel {settings.Parallel})"), "adaptive", settings, [], mustThrottle: true, csv, folder, cancellationToken);
+        var fixedRun = await MeasureAsync(Invariant($"Fixed, --parallel {FixedParallel}"), "fixed", settings with { Parallel = FixedParallel }, ["--Loader:Concurrency=Fixed"], mustThrottle: false, csv, folder, cancellationToken);
+        output.WriteLine();
+
+        var targets = new[]
+        {
+            new TargetCheck("RU/s over the load, % of B", adaptive.PercentOfBudget, BudgetTargetPercent, AtLeast: true),
+            new TargetCheck("429s, % of requests", adaptive.ThrottledPercent, ThrottledTargetPercent, AtLeast: false),
+            new TargetCheck("rows lost", adaptive.RowsLost, 0, AtLeast: false),
+            new TargetCheck("report counts differing from the simulator's", adaptive.CountsDiffering, 0, AtLeast: false),
+        };
+        var valid = adaptive.Problem is null && fixedRun.Problem is null;
+        ThrottlePrinter.Print(output, settings, adaptive, fixedRun, targets, valid);
+
+        var loadAverage = MachineFacts.LoadAverage();
+        var path = ResultsFile.Write(Command, startedAt,
+            new ThrottleResults(startedAt, machine, settings, commandLine, dataCommandLine, adaptive, fixedRun, targets, valid, loadAverage));
+        output.WriteLine($"Load average at the end: {loadAverage}. Results: {path}");
+        return BenchExitCodes.Of(valid, targets);
+    }
+
+    private async Task<ThrottleRun> MeasureAsync(
+        string name, string file, BenchSettings run, IReadOnlyList<string> extra, bool mustThrottle, string csv, string folder, CancellationToken cancellationToken)
+    {
+        await using var service = await ThrottledService.StartAsync(settings, cancellationToken);
+        var reportPath = Path.Combine(folder, file + ".json");
+        List<string> arguments =
+        [
+            .. LoaderArguments.For(csv, run, reportPath, service.ConnectionString),
+            "--Loader:Retry:MaxAttempts=10", // the default, spelled out: the Fixed run's failed rows depend on it
+            $"--Loader:ProgressInterval={ProgressInterval}",
+            .. extra,
+        ];
+        var azuriteCpu = new CpuMeter(service.AzuritePid);
+        var simulatorCpu = new CpuMeter(Environment.ProcessId);
+        var loader = await LoaderProcess.RunAsync(arguments, reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
+        var (azuriteCores, simulatorCores) = (azuriteCpu.CoresUsed(), simulatorCpu.CoresUsed());
+        var counted = service.Simulator.Stats.Snapshot();
+        output.WriteLine($"- {name}: `{loader.CommandLine}`");
+
+        var clock = Stopwatch.StartNew();
+        long? stored;
+        try
+        {
+            stored = await TableCount.CountAsync(service.Azurite.ConnectionString, FlightSchema.Table, cancellationToken);
+        }
+        catch (RequestFailedException exception) when (exception.Status == 404)
+        {
+            stored = null; // the table was never created
+        }
+
+        var report = loader.Report;
+        var timeline = report?.Timeline ?? [];
+        var seconds = report?.ElapsedSeconds ?? loader.WallSeconds;
+        var settled = PaceSeries.Settled(timeline, settings.Budget, SettledFraction, SettledThrottledShare);
+
+        // The default run's series in full (about every 10 s); the comparison's shorter.
+        var step = PaceSeries.Step(seconds, mustThrottle ? 45 : 12, 10);
+        var measured = new ThrottleRun
+        {
+            Name = name,
+            CommandLine = loader.CommandLine,
+            LogPath = loader.LogPath,
+            ExitCode = loader.ExitCode,
+            Outcome = report?.Outcome,
+            Seconds = seconds,
+            Budget = settings.Budget,
+            Expected = settings.Rows,
+            RowsWritten = report?.RowsWritten ?? 0,
+            RowsFailed = report?.RowsFailed ?? 0,
+            Stored = stored,
+            Simulator = counted,
+            ReportRequests = report?.Requests,
+            ReportThrottled = report?.Throttled,
+            ReportRequestCharge = report?.RequestCharge,
+            Concurrency = report?.Concurrency,
+            PacedRequestUnitsPerSecond = report?.PacedRequestUnitsPerSecond,
+            AzuriteCores = azuriteCores,
+            LoaderCores = loader.CoresUsed,
+            SimulatorCores = simulatorCores,
+            WindowSeconds = step,
+            Windows = PaceSeries.Windows(timeline, step),
+            SettledAfterSeconds = settled?.Seconds,
+            ThrottledBeforeSettled = settled?.ThrottledBefore ?? counted.Throttled,
+            Problem = Problem(loader, counted, stored, mustThrottle),
+        };
+
+        var unreported = measured.RowsLost - measured.RowsFailed;
+        output.WriteLine(Invariant($"  {measured.RowsWritten:N0} rows written, {measured.RowsFailed:N0} failed, in {seconds:N1} s; the table holds {stored ?? 0:N0} of {settings.Rows:N0} (counted in {clock.Elapsed.TotalSeconds:N1} s); ")
+            + Invariant($"the simulator saw {counted.Requests:N0} batches, answered {counted.Throttled:N0} with 429 and charged {counted.RequestChargeTotal:N0} RU")
+            + (unreported > 0 ? Invariant($" -- {unreported:N0} rows MISSING that the loader did not report failed") : "")
+            + (measured.Problem is { } problem ? " -- INVALID: " + problem : ""));
+        return measured;
+    }
+
+    /// <summary>Why a run measured nothing. Failed rows are a result (of the Fixed run, say), not a broken measurement.</summary>
+    private static string? Problem(LoaderRun loader, SimulatorStatsSnapshot counted, long? stored, bool mustThrottle) => loader.Report switch
+    {
+        null => $"the loader exited with {loader.ExitCode} and wrote no report (see {loader.LogPath})",
+        var report when loader.ExitCode is not (ExitCodes.Success or ExitCodes.RowsFailed) =>
+            $"the loader exited with {loader.ExitCode}: {report.Outcome} {report.Message} (see {loader.LogPath})",
+        { Reconciled: false } => $"the loader's counts do not reconcile (see {loader.LogPath})",
+        _ when stored is null => "the table was never created",
+        _ when counted.UpstreamFailures > 0 => Invariant($"Azurite did not answer {counted.UpstreamFailures:N0} forwarded batches"),
+        _ when mustThrottle && counted.Throttled == 0 =>
+            "not one 429: the budget never limited the load, so it measured Azurite, not throttling (more --rows or a lower --budget)",
+        _ => null,
+    };
+}
