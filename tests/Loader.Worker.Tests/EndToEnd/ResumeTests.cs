@@ -1,6 +1,5 @@
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Hosting;
-using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;
@@ -41,20 +40,10 @@ public sealed class ResumeTests(AzuriteFixture azurite) : IDisposable
     private async Task<LoaderRun> RunStoppingAsync(Dictionary<string, string?> settings, long stopAfterRows)
     {
         using var stop = new CancellationTokenSource();
-        LoadStatistics? statistics = null;
-        var run = LoaderRunner.RunAsync(settings, stop.Token, services =>
-            Microsoft.Extensions.DependencyInjection.ServiceCollectionServiceExtensions.AddSingleton(services, provider =>
-            {
-                statistics = new LoadStatistics(new LoaderMetrics(new TestMeterFactory()), TimeProvider.System);
-                return statistics;
-            }));
-        while (!run.IsCompleted && (statistics is null || statistics.Snapshot().RowsWritten < stopAfterRows))
-        {
-            await Task.Delay(5, _cancellation);
-        }
-
+        var load = LoaderRunner.Start(settings, stop.Token);
+        await load.WhenWrittenAsync(stopAfterRows, _cancellation);
         await stop.CancelAsync();
-        return await run;
+        return await load.Completion;
     }
 
     [Fact]

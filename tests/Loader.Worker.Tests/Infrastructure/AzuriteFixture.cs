@@ -33,10 +33,14 @@ public sealed class AzuriteFixture : IAsyncLifetime
         $"{prefix}{Environment.ProcessId}x{Interlocked.Increment(ref s_tables)}";
 
     /// <summary>Every entity of a table, keyed by (PartitionKey, RowKey).</summary>
-    public async Task<Dictionary<(string, string), TableEntity>> ReadTableAsync(string table, CancellationToken cancellationToken)
+    public Task<Dictionary<(string, string), TableEntity>> ReadTableAsync(string table, CancellationToken cancellationToken) =>
+        ReadTableAsync(Client, table, cancellationToken);
+
+    /// <summary>Every entity of a table behind <paramref name="client"/>, keyed by (PartitionKey, RowKey).</summary>
+    public static async Task<Dictionary<(string, string), TableEntity>> ReadTableAsync(TableRestClient client, string table, CancellationToken cancellationToken)
     {
         var entities = new Dictionary<(string, string), TableEntity>();
-        await foreach (var entity in Client.QueryAsync(table, null, cancellationToken))
+        await foreach (var entity in client.QueryAsync(table, null, cancellationToken))
         {
             entities.Add((entity.PartitionKey, entity.RowKey), entity);
         }

@@ -1,30 +1,38 @@
-using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
-using System.Text;
+using System.Globalization;
 
 namespace Loader.Worker.Tests.Infrastructure;
 
 /// <summary>
-/// A real Azurite process (from tools/node_modules, installed with npm ci when missing) on free ports:
-/// the Table service, and the Blob service when asked. In memory by default; with a location on disk it
-/// survives a stop and a start, as the outage tests need.
+/// A real Azurite process on free ports: the Table service, and the Blob service when asked. In memory by default;
+/// with a location on disk it survives a stop and a start, as the outage tests need.
 /// </summary>
 public sealed class AzuriteProcess : IAsyncDisposable
 {
-    private static readonly SemaphoreSlim s_install = new(1, 1);
-
-    private readonly string? _location;
     private readonly bool _withBlob;
-    private readonly StringBuilder _output = new();
-    private Process? _process;
+    private readonly NodeToolProcess _process;
 
-    private AzuriteProcess(string? location, bool withBlob, int tablePort, int blobPort)
+    private AzuriteProcess(string? location, bool withBlob)
     {
-        _location = location;
         _withBlob = withBlob;
-        TablePort = tablePort;
-        BlobPort = blobPort;
+        TablePort = FreePort();
+        BlobPort = withBlob ? FreePort() : 0;
+        var arguments = new List<string> { "--skipApiVersionCheck", "--loose", "--tableHost", "127.0.0.1", "--tablePort", Text(TablePort) };
+        if (withBlob)
+        {
+            arguments.AddRange(["--blobHost", "127.0.0.1", "--blobPort", Text(BlobPort), "--queuePort", Text(FreePort())]);
+        }
+
+        if (location is null)
+        {
+            arguments.Add("--inMemoryPersistence");
+        }
+        else
+        {
+            Directory.CreateDirectory(location);
+            arguments.AddRange(["--location", location]);
+        }
+
+        _process = new NodeToolProcess(withBlob ? "azurite" : "azurite-table", arguments, withBlob ? [TablePort, BlobPort] : [TablePort]);
     }
 
     public int TablePort { get; }
@@ -41,154 +49,27 @@ public sealed class AzuriteProcess : IAsyncDisposable
         + $"AccountKey={Loader.Worker.Backends.Tables.TableConnectionString.DevelopmentAccountKey};"
         + $"TableEndpoint={TableEndpoint};" + (_withBlob ? $"BlobEndpoint={BlobEndpoint};" : "");
 
-    public string Output
-    {
-        get
-        {
-            lock (_output)
-            {
-                return _output.ToString();
-            }
-        }
-    }
+    public string Output => _process.Output;
 
     public static async Task<AzuriteProcess> StartAsync(string? location = null, bool withBlob = false, CancellationToken cancellationToken = default)
     {
-        var azurite = new AzuriteProcess(location, withBlob, FreePort(), withBlob ? FreePort() : 0);
+        var azurite = new AzuriteProcess(location, withBlob);
         await azurite.StartAsync(cancellationToken);
         return azurite;
     }
 
     /// <summary>Starts the process (again, after <see cref="StopAsync"/>) on the same ports.</summary>
-    public async Task StartAsync(CancellationToken cancellationToken = default)
-    {
-        var binary = await EnsureInstalledAsync(_withBlob ? "azurite" : "azurite-table", cancellationToken);
-        var arguments = new List<string> { "--skipApiVersionCheck", "--loose", "--tableHost", "127.0.0.1", "--tablePort", TablePort.ToString(System.Globalization.CultureInfo.InvariantCulture) };
-        if (_withBlob)
-        {
-            arguments.AddRange(["--blobHost", "127.0.0.1", "--blobPort", BlobPort.ToString(System.Globalization.CultureInfo.InvariantCulture), "--queuePort", FreePort().ToString(System.Globalization.CultureInfo.InvariantCulture)]);
-        }
-
-        if (_location is null)
-        {
-            arguments.Add("--inMemoryPersistence");
-        }
-        else
-        {
-            Directory.CreateDirectory(_location);
-            arguments.AddRange(["--location", _location]);
-        }
-
-        var start = new ProcessStartInfo(binary)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = RepositoryPaths.Tools,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        _process = Process.Start(start) ?? throw new InvalidOperationException("Azurite did not start");
-        _process.OutputDataReceived += (_, e) => Append(e.Data);
-        _process.ErrorDataReceived += (_, e) => Append(e.Data);
-        _process.BeginOutputReadLine();
-        _process.BeginErrorReadLine();
-        await WaitUntilListeningAsync(TablePort, cancellationToken);
-        if (_withBlob)
-        {
-            await WaitUntilListeningAsync(BlobPort, cancellationToken);
-        }
-    }
+    public Task StartAsync(CancellationToken cancellationToken = default) => _process.StartAsync(cancellationToken);
 
     /// <summary>Kills the process; with a disk location, what it stored is kept for the next start.</summary>
-    public async Task StopAsync()
-    {
-        if (_process is { HasExited: false } process)
-        {
-            process.Kill(entireProcessTree: true);
-            await process.WaitForExitAsync();
-        }
+    public Task StopAsync() => _process.StopAsync();
 
-        _process?.Dispose();
-        _process = null;
-    }
+    /// <summary>Stops the process as an orderly shutdown would, so what it acknowledged is on disk for the next start.</summary>
+    public Task StopGracefullyAsync() => _process.StopGracefullyAsync();
 
-    public async ValueTask DisposeAsync() => await StopAsync();
+    public ValueTask DisposeAsync() => _process.DisposeAsync();
 
-    private void Append(string? line)
-    {
-        if (line is null)
-        {
-            return;
-        }
+    public static int FreePort() => NodeToolProcess.FreePort();
 
-        lock (_output)
-        {
-            _output.AppendLine(line);
-        }
-    }
-
-    private async Task WaitUntilListeningAsync(int port, CancellationToken cancellationToken)
-    {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        while (DateTime.UtcNow < deadline)
-        {
-            if (_process is { HasExited: true })
-            {
-                throw new InvalidOperationException($"Azurite exited with {_process.ExitCode}: {Output}");
-            }
-
-            try
-            {
-                using var client = new TcpClient();
-                await client.ConnectAsync(IPAddress.Loopback, port, cancellationToken);
-                return;
-            }
-            catch (SocketException)
-            {
-                await Task.Delay(100, cancellationToken);
-            }
-        }
-
-        throw new TimeoutException($"Azurite did not listen on {port} within 60 s: {Output}");
-    }
-
-    /// <summary>Installs tools/ from its lock file the first time, so a fresh clone can run the tests with dotnet test alone.</summary>
-    internal static async Task<string> EnsureInstalledAsync(string binary, CancellationToken cancellationToken)
-    {
-        var path = Path.Combine(RepositoryPaths.Tools, "node_modules", ".bin", binary);
-        await s_install.WaitAsync(cancellationToken);
-        try
-        {
-            if (!File.Exists(path))
-            {
-                var npm = Process.Start(new ProcessStartInfo("npm", "ci --no-audit --no-fund")
-                {
-                    WorkingDirectory = RepositoryPaths.Tools,
-                    UseShellExecute = false,
-                }) ?? throw new InvalidOperationException("npm did not start");
-                await npm.WaitForExitAsync(cancellationToken);
-                if (npm.ExitCode != 0 || !File.Exists(path))
-                {
-                    throw new InvalidOperationException($"npm ci in {RepositoryPaths.Tools} failed ({npm.ExitCode}); Azurite is needed for these tests.");
-                }
-            }
-        }
-        finally
-        {
-            s_install.Release();
-        }
-
-        return path;
-    }
-
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
+    private static string Text(int port) => port.ToString(CultureInfo.InvariantCulture);
 }

@@ -19,6 +19,14 @@ public static class LoaderRunner
         return await RunWithArgumentsAsync(args, cancellationToken, configureServices);
     }
 
+    /// <summary>Starts a load in-process and returns at once, so a test can act while it runs (stop it, take the service away).</summary>
+    public static ObservedLoad Start(IReadOnlyDictionary<string, string?> settings, CancellationToken stop)
+    {
+        var observed = new ObservedLoad();
+        observed.Completion = RunAsync(settings, stop, services => services.AddSingleton(observed.Attach));
+        return observed;
+    }
+
     public static async Task<LoaderRun> RunWithArgumentsAsync(
         string[] args,
         CancellationToken cancellationToken,
@@ -51,4 +59,34 @@ public sealed record LoaderRun(int? ExitCode, LoadReport? Report, string Summary
 {
     public LoadReport RequireReport() =>
         Report ?? throw new Xunit.Sdk.XunitException($"no report; exit {ExitCode}; validation: {ValidationError?.Message}; logs:{Environment.NewLine}{Logs.AllText}");
+}
+
+/// <summary>A load running in-process, with the counts it has reached so far.</summary>
+public sealed class ObservedLoad
+{
+    private LoadStatistics? _statistics;
+
+    public Task<LoaderRun> Completion { get; internal set; } = null!;
+
+    /// <summary>Returns once the load has written <paramref name="rows"/> rows; fails the test if it ends first.</summary>
+    public async Task WhenWrittenAsync(long rows, CancellationToken cancellationToken)
+    {
+        while (Volatile.Read(ref _statistics)?.Snapshot().RowsWritten is not { } written || written < rows)
+        {
+            if (Completion.IsCompleted)
+            {
+                var run = await Completion;
+                throw new Xunit.Sdk.XunitException($"the load ended (exit {run.ExitCode}) before it had written {rows:N0} rows; logs:{Environment.NewLine}{run.Logs.AllText}");
+            }
+
+            await Task.Delay(10, cancellationToken);
+        }
+    }
+
+    internal LoadStatistics Attach(IServiceProvider services)
+    {
+        var statistics = new LoadStatistics(services.GetRequiredService<LoaderMetrics>(), services.GetRequiredService<TimeProvider>());
+        Volatile.Write(ref _statistics, statistics);
+        return statistics;
+    }
 }

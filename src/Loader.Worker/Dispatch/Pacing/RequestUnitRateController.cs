@@ -27,7 +27,7 @@ public sealed class RequestUnitRateController(TimeProvider timeProvider, double?
     private static readonly TimeSpan s_shortestMeasurement = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan s_longestMeasurement = TimeSpan.FromSeconds(3);
     private static readonly TimeSpan s_coolDown = TimeSpan.FromSeconds(2);
-    private static readonly TimeSpan s_holdAtCeiling = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan s_holdAtCeiling = TimeSpan.FromSeconds(30);
 
     private readonly Lock _lock = new();
     private readonly Queue<(long At, double Charge)> _recent = new();

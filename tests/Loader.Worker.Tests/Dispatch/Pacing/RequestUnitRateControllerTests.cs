@@ -71,7 +71,7 @@ public sealed class RequestUnitRateControllerTests
 
         _time.Advance(TimeSpan.FromSeconds(1.1));
         Assert.Equal(4_900, controller.Rate, 1);
-        _time.Advance(TimeSpan.FromSeconds(9.5));
+        _time.Advance(TimeSpan.FromSeconds(28));
         Assert.Equal(4_900, controller.Rate, 1);
         _time.Advance(TimeSpan.FromSeconds(10));
         var afterTen = controller.Rate;

@@ -1,0 +1,104 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace Loader.Worker.Tests.Infrastructure;
+
+/// <summary>
+/// The loader as a user runs it: its own process (<c>dotnet Loader.Worker.dll</c> from the test output), settings on
+/// the command line, output captured. For what only a separate process can show: SIGKILL, SIGTERM.
+/// </summary>
+public sealed class LoaderProcess : IAsyncDisposable
+{
+    private readonly Process _process;
+    private readonly StringBuilder _output = new();
+
+    private LoaderProcess(Process process)
+    {
+        _process = process;
+        _process.OutputDataReceived += (_, e) => Append(e.Data);
+        _process.ErrorDataReceived += (_, e) => Append(e.Data);
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+    }
+
+    public string Output
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _output.ToString();
+            }
+        }
+    }
+
+    public bool HasExited => _process.HasExited;
+
+    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Loader.Worker.dll"));
+        foreach (var (key, value) in settings)
+        {
+            start.ArgumentList.Add($"--{key}={value}");
+        }
+
+        return new LoaderProcess(Process.Start(start) ?? throw new InvalidOperationException("the loader did not start"));
+    }
+
+    /// <summary>Waits for the loader to exit and returns its exit code; fails the test, with the output, if it takes too long.</summary>
+    public async Task<int> WaitForExitAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        limit.CancelAfter(timeout);
+        try
+        {
+            await _process.WaitForExitAsync(limit.Token);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new TimeoutException($"the loader did not exit within {timeout}:{Environment.NewLine}{Output}");
+        }
+
+        _process.WaitForExit(); // drains the redirected output
+        return _process.ExitCode;
+    }
+
+    /// <summary>Kills the loader at once, as a crash or an out-of-memory kill would: no checkpoint, no report.</summary>
+    public async Task KillAsync()
+    {
+        _process.Kill();
+        await _process.WaitForExitAsync();
+    }
+
+    /// <summary>Asks the loader to stop as Container Apps and docker stop do.</summary>
+    public void Terminate() => PosixSignals.Send(_process.Id, PosixSignals.Terminate);
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            await KillAsync();
+        }
+
+        _process.Dispose();
+    }
+
+    private void Append(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (_output)
+        {
+            _output.AppendLine(line);
+        }
+    }
+}
