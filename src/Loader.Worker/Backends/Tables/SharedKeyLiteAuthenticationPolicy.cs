@@ -1,8 +1,6 @@
-using System.Globalization;
-using System.Security.Cryptography;
-using System.Text;
 using Azure.Core;
 using Azure.Core.Pipeline;
+using Loader.Worker.Storage;
 
 namespace Loader.Worker.Backends.Tables;
 
@@ -15,11 +13,9 @@ internal sealed class SharedKeyLiteAuthenticationPolicy(string accountName, byte
 {
     public override void OnSendingRequest(HttpMessage message)
     {
-        var date = timeProvider.GetUtcNow().ToString("R", CultureInfo.InvariantCulture);
-        message.Request.Headers.SetValue("x-ms-date", date);
+        var date = SharedKeySignature.StampDate(message.Request, timeProvider);
         var stringToSign = date + "\n" + CanonicalizedResource(message.Request.Uri.ToUri());
-        var signature = Convert.ToBase64String(HMACSHA256.HashData(accountKey, Encoding.UTF8.GetBytes(stringToSign)));
-        message.Request.Headers.SetValue(HttpHeader.Names.Authorization, $"SharedKeyLite {accountName}:{signature}");
+        SharedKeySignature.Authorize(message.Request, "SharedKeyLite", accountName, accountKey, stringToSign);
     }
 
     internal string CanonicalizedResource(Uri uri)

@@ -1,0 +1,169 @@
+using System.Globalization;
+
+namespace Loader.Worker.Storage.Blobs;
+
+/// <summary>
+/// A read-only, forward-only stream over one blob, read in blocks with the next block on its way while the
+/// current one is consumed, so the reader rarely waits on the network. Every block is read under the ETag the
+/// stream was opened with: a blob rewritten midway fails the read (412) instead of splicing two versions.
+/// Synchronous reads wait on the asynchronous path, for readers (CsvHelper on its own thread) that read synchronously.
+/// Not for concurrent reads, like any stream.
+/// </summary>
+public sealed class BlobReadStream(BlobRestClient client, string container, BlobItem blob, int blockSize = BlobReadStream.DefaultBlockSize)
+    : Stream
+{
+    public const int DefaultBlockSize = 4 * 1024 * 1024;
+
+    private readonly BlobRestClient _client = client ?? throw new ArgumentNullException(nameof(client));
+    private readonly string _container = string.IsNullOrEmpty(container) ? throw new ArgumentException("a container name is needed.", nameof(container)) : container;
+    private readonly BlobItem _blob = blob ?? throw new ArgumentNullException(nameof(blob));
+    private readonly int _blockSize = blockSize > 0 ? blockSize : throw new ArgumentOutOfRangeException(nameof(blockSize), blockSize, "the block size must be positive.");
+    private readonly CancellationTokenSource _disposal = new();
+    private byte[] _current = [];
+    private byte[] _spare = [];
+    private int _currentCount;
+    private int _currentOffset;
+    private long _position;
+    private long _fetchOffset;
+    private Task<int>? _next;
+    private bool _disposed;
+
+    public override bool CanRead => !_disposed;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => false;
+
+    public override long Length => _blob.Length;
+
+    /// <summary>Bytes handed to the reader so far; setting it is not supported.</summary>
+    public override long Position
+    {
+        get => _position;
+        set => throw new NotSupportedException("a blob read stream reads forward only.");
+    }
+
+    public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (buffer.IsEmpty || !await HasDataAsync(cancellationToken).ConfigureAwait(false))
+        {
+            return 0;
+        }
+
+        return TakeFromCurrent(buffer.Span);
+    }
+
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        return ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
+    }
+
+    public override int Read(Span<byte> buffer)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (buffer.IsEmpty)
+        {
+            return 0;
+        }
+
+        // Blocks only when the current block is used up and the next one has not arrived yet.
+        var hasData = HasDataAsync(CancellationToken.None);
+        if (!(hasData.IsCompletedSuccessfully ? hasData.Result : hasData.AsTask().GetAwaiter().GetResult()))
+        {
+            return 0;
+        }
+
+        return TakeFromCurrent(buffer);
+    }
+
+    public override int Read(byte[] buffer, int offset, int count)
+    {
+        ValidateBufferArguments(buffer, offset, count);
+        return Read(buffer.AsSpan(offset, count));
+    }
+
+    public override void Flush()
+    {
+    }
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException("a blob read stream reads forward only.");
+
+    public override void SetLength(long value) => throw new NotSupportedException("a blob read stream is read-only.");
+
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException("a blob read stream is read-only.");
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing && !_disposed)
+        {
+            _disposed = true;
+            _disposal.Cancel();
+            // The cancelled prefetch is observed, and the token source outlives it, without Dispose waiting for it.
+            var disposal = _disposal;
+            if (_next is { } next)
+            {
+                next.ContinueWith(task => { _ = task.Exception; disposal.Dispose(); }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            }
+            else
+            {
+                disposal.Dispose();
+            }
+        }
+
+        base.Dispose(disposing);
+    }
+
+    /// <summary>Makes the current block one with unread bytes, waiting for the next block when needed; false at the end.</summary>
+    private async ValueTask<bool> HasDataAsync(CancellationToken cancellationToken)
+    {
+        if (_currentOffset < _currentCount)
+        {
+            return true;
+        }
+
+        if (_position >= _blob.Length)
+        {
+            return false;
+        }
+
+        if (_next is null)
+        {
+            var size = (int)Math.Min(_blockSize, _blob.Length);
+            (_current, _spare) = (new byte[size], new byte[size]);
+            _next = FetchIntoSpare();
+        }
+
+        // A failed fetch stays in _next, so every later read reports the same failure.
+        var count = await _next.WaitAsync(cancellationToken).ConfigureAwait(false);
+        var expected = (int)Math.Min(_blockSize, _blob.Length - _position);
+        if (count != expected)
+        {
+            throw new IOException(string.Create(CultureInfo.InvariantCulture,
+                $"blob '{_container}/{_blob.Name}' ended at {_position + count:N0} bytes, before the {_blob.Length:N0} it had when it was opened."));
+        }
+
+        (_current, _spare) = (_spare, _current);
+        (_currentOffset, _currentCount) = (0, count);
+        _next = _fetchOffset < _blob.Length ? FetchIntoSpare() : Task.FromResult(0);
+        return true;
+    }
+
+    private Task<int> FetchIntoSpare()
+    {
+        var offset = _fetchOffset;
+        var length = (int)Math.Min(_blockSize, _blob.Length - offset);
+        _fetchOffset += length;
+        return _client.ReadRangeAsync(_container, _blob.Name, offset, _spare.AsMemory(0, length), _blob.ETag, _disposal.Token);
+    }
+
+    private int TakeFromCurrent(Span<byte> destination)
+    {
+        var count = Math.Min(destination.Length, _currentCount - _currentOffset);
+        _current.AsSpan(_currentOffset, count).CopyTo(destination);
+        _currentOffset += count;
+        _position += count;
+        return count;
+    }
+}
