@@ -28,5 +28,5 @@ public sealed record Checkpoint
     public required IReadOnlyDictionary<string, string> Settings { get; init; }
 }
 
-/// <summary>What identifies an input without reading it whole: its name, size and the hashes of its head and tail.</summary>
-public sealed record InputIdentity(string Name, long Length, string HeadSha256, string TailSha256);
+/// <summary>What identifies an input without reading it whole: its name, size and a fingerprint (see <see cref="Inputs.InputSource.Identify"/>).</summary>
+public sealed record InputIdentity(string Name, long Length, string Fingerprint);

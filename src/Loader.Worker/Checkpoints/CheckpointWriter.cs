@@ -2,8 +2,18 @@ using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Checkpoints;
 
-/// <summary>Writes the load's checkpoint every interval while it runs; the final one is written by the pipeline when the load ends.</summary>
-public sealed partial class CheckpointWriter(ICheckpointStore store, ResumePoint resume, RecordWatermark watermark, TimeProvider timeProvider, ILogger<CheckpointWriter> logger)
+/// <summary>
+/// Writes the load's checkpoint every interval while it runs; the final one is written by the pipeline when the load
+/// ends. <paramref name="beforeWrite"/> stores what the checkpoint counts as settled first (the rejects), so a crash
+/// between the two never leaves a checkpoint past rejects that were not kept.
+/// </summary>
+public sealed partial class CheckpointWriter(
+    ICheckpointStore store,
+    ResumePoint resume,
+    RecordWatermark watermark,
+    Func<CancellationToken, Task> beforeWrite,
+    TimeProvider timeProvider,
+    ILogger<CheckpointWriter> logger)
 {
     public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken)
     {
@@ -23,9 +33,11 @@ public sealed partial class CheckpointWriter(ICheckpointStore store, ResumePoint
 
     public async Task WriteAsync(bool completed, CancellationToken cancellationToken)
     {
+        // Read before the rejects are stored: everything this checkpoint counts as settled is then in them.
+        var nextRecord = watermark.Current;
         var checkpoint = new Checkpoint
         {
-            NextRecord = watermark.Current,
+            NextRecord = nextRecord,
             HighestSent = Math.Max(watermark.HighestSent, resume.HighestSentBefore),
             Completed = completed,
             UpdatedAt = timeProvider.GetUtcNow(),
@@ -34,12 +46,13 @@ public sealed partial class CheckpointWriter(ICheckpointStore store, ResumePoint
         };
         try
         {
+            await beforeWrite(cancellationToken).ConfigureAwait(false);
             await store.WriteAsync(checkpoint, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or Azure.RequestFailedException or Azure.Identity.AuthenticationFailedException)
         {
             // A missed checkpoint costs rewriting some rows after a crash, not the load.
-            LogNotWritten(exception.Message);
+            LogNotWritten(Pipeline.BackendErrors.Describe(exception));
         }
     }
 

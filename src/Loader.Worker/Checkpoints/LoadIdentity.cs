@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Configuration;
@@ -6,32 +5,11 @@ using Loader.Worker.Configuration;
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>
-/// What a checkpoint is tied to: the input (name, size, SHA-256 of its first and last MiB — a change anywhere
-/// else in a file of the same size goes unnoticed, the price of not reading the input twice) and the settings
-/// that decide what is written where. Never a secret: endpoints, not connection strings.
+/// What a checkpoint is tied to: the input (<see cref="Inputs.InputSource.Identify"/>) and the settings that decide
+/// what is written where. Never a secret: endpoints, not connection strings.
 /// </summary>
 public static class LoadIdentity
 {
-    private const int SampleBytes = 1024 * 1024;
-
-    public static InputIdentity OfInput(string path)
-    {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.RandomAccess);
-        var length = stream.Length;
-        var head = Hash(stream, 0, (int)Math.Min(SampleBytes, length));
-        var tailStart = Math.Max(0, length - SampleBytes);
-        var tail = Hash(stream, tailStart, (int)(length - tailStart));
-        return new InputIdentity(Path.GetFileName(path), length, head, tail);
-    }
-
-    private static string Hash(Stream stream, long offset, int count)
-    {
-        var buffer = new byte[count];
-        stream.Position = offset;
-        stream.ReadExactly(buffer);
-        return Convert.ToHexStringLower(SHA256.HashData(buffer));
-    }
-
     public static IReadOnlyDictionary<string, string> OfSettings(LoaderOptions options)
     {
         var settings = new SortedDictionary<string, string>(StringComparer.Ordinal)

@@ -1,6 +1,8 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
+using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Telemetry;
 
 namespace Loader.Worker.Configuration;
 
@@ -9,7 +11,10 @@ public sealed class LoaderOptions
 {
     public const string SectionName = "Loader";
 
-    /// <summary>Path of the CSV file to load.</summary>
+    /// <summary>
+    /// The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
+    /// in name order, read as one CSV).
+    /// </summary>
     public string Input { get; set; } = "";
 
     public BackendKind Backend { get; set; } = BackendKind.Tables;
@@ -77,4 +82,11 @@ public sealed class LoaderOptions
     public TablesOptions Tables { get; set; } = new();
 
     public CosmosOptions Cosmos { get; set; } = new();
+
+    public BlobOptions Blob { get; set; } = new();
+
+    /// <summary>Console log format: <c>Auto</c> (JSON when the output is not a terminal), <c>Text</c> or <c>Json</c>.</summary>
+    public LogFormat LogFormat { get; set; } = LogFormat.Auto;
+
+    public TelemetryOptions Telemetry { get; set; } = new();
 }

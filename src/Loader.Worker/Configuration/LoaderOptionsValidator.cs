@@ -3,6 +3,8 @@ using System.Text.RegularExpressions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Mapping;
+using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Configuration;
@@ -32,6 +34,7 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         Positive(failures, "Loader:ShutdownGracePeriod", options.ShutdownGracePeriod);
         ValidateCsv(options.Csv, failures);
         ValidateRetry(options.Retry, failures);
+        ValidateTelemetry(options.Telemetry, failures);
         // Only the chosen backend's settings are checked: a Tables load needs no Cosmos settings and the other way round.
         if (options.Backend == BackendKind.Tables)
         {
@@ -49,11 +52,67 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
     {
         if (string.IsNullOrWhiteSpace(options.Input))
         {
-            failures.Add("Loader:Input is required: the path of the CSV file to load (--input path).");
+            failures.Add("Loader:Input is required: the path or blob URL of the CSV to load (--input path).");
+        }
+        else if (BlobClientFactory.IsUrl(options.Input))
+        {
+            if (!BlobAddress.TryParse(options.Input, out _, out var error))
+            {
+                failures.Add($"Loader:Input: {error}");
+            }
         }
         else if (!File.Exists(options.Input))
         {
             failures.Add($"Loader:Input '{options.Input}' does not exist.");
+        }
+
+        foreach (var (key, setting) in new[] { ("Loader:ReportPath", options.ReportPath), ("Loader:RejectsPath", options.RejectsPath), ("Loader:CheckpointPath", options.CheckpointPath) })
+        {
+            if (!BlobClientFactory.IsUrl(setting))
+            {
+                continue;
+            }
+
+            if (!BlobAddress.TryParse(setting!, out var address, out var error))
+            {
+                failures.Add($"{key}: {error}");
+            }
+            else if (address.IsPrefix)
+            {
+                failures.Add($"{key}: '{address.Display}' names a prefix (it ends with / or *); give the blob the file goes to.");
+            }
+        }
+
+        Range(failures, "Loader:Blob:ReadBlockSize", options.Blob.ReadBlockSize, 64 * 1024, 100 * 1024 * 1024);
+        if (!string.IsNullOrWhiteSpace(options.Blob.ConnectionString))
+        {
+            try
+            {
+                Storage.StorageConnectionString.Parse(options.Blob.ConnectionString).RequireBlobEndpoint();
+            }
+            catch (FormatException exception)
+            {
+                failures.Add($"Loader:Blob:ConnectionString is not usable: {exception.Message}");
+            }
+        }
+    }
+
+    private static void ValidateTelemetry(TelemetryOptions telemetry, List<string> failures)
+    {
+        if (!string.IsNullOrWhiteSpace(telemetry.OtlpEndpoint) && OtlpMetricsExport.Endpoint(telemetry.OtlpEndpoint) is null)
+        {
+            failures.Add($"Loader:Telemetry:OtlpEndpoint '{telemetry.OtlpEndpoint}' is not an http(s) URL of an OTLP collector, e.g. http://otel-collector:4317.");
+        }
+
+        if (telemetry.OtlpProtocol is { Length: > 0 } protocol && !string.Equals(protocol, "Grpc", StringComparison.OrdinalIgnoreCase)
+            && !string.Equals(protocol, "HttpProtobuf", StringComparison.OrdinalIgnoreCase) && !string.Equals(protocol, "http/protobuf", StringComparison.OrdinalIgnoreCase))
+        {
+            failures.Add($"Loader:Telemetry:OtlpProtocol '{protocol}' is not Grpc or HttpProtobuf.");
+        }
+
+        if (telemetry.ExportInterval < TimeSpan.FromSeconds(1))
+        {
+            failures.Add($"Loader:Telemetry:ExportInterval must be at least 1 second, was {telemetry.ExportInterval}.");
         }
     }
 

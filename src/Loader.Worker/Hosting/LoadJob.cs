@@ -1,4 +1,5 @@
 using Loader.Worker.Configuration;
+using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Hosting;
@@ -18,6 +19,7 @@ public sealed partial class LoadJob(
     IHostApplicationLifetime lifetime,
     TimeProvider timeProvider,
     SummaryOutput summaryOutput,
+    OutputFiles outputs,
     ILogger<LoadJob> logger) : BackgroundService
 {
     /// <summary>The exit code of the load, once it has ended.</summary>
@@ -62,17 +64,17 @@ public sealed partial class LoadJob(
         {
             try
             {
-                await ReportWriter.WriteAsync(report, settings.ReportPath, CancellationToken.None).ConfigureAwait(false);
+                await ReportWriter.WriteAsync(report, outputs.For(settings.ReportPath)!, CancellationToken.None).ConfigureAwait(false);
             }
-            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException
+                or Azure.RequestFailedException or Azure.Identity.AuthenticationFailedException)
             {
-                LogReportNotWritten(settings.ReportPath, exception.Message);
+                LogReportNotWritten(OutputFiles.Display(settings.ReportPath)!, BackendErrors.Describe(exception));
             }
         }
 
         LogFinished(report.Outcome, report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed, report.ElapsedSeconds, report.ExitCode);
-        await summaryOutput.Out.WriteLineAsync(SummaryWriter.Format(report)).ConfigureAwait(false);
-        await summaryOutput.Out.FlushAsync().ConfigureAwait(false);
+        await summaryOutput.WriteAsync(SummaryWriter.Format(report), timeProvider).ConfigureAwait(false);
     }
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Stop requested: reading stopped; batches in flight get {GraceSeconds} s to finish")]

@@ -1,15 +1,18 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
+using Loader.Worker.Inputs;
+using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Configuration.EnvironmentVariables;
 using Microsoft.Extensions.Configuration.Json;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Logging.Console;
 using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Hosting;
@@ -28,14 +31,9 @@ public static class LoaderHost
         AddSettingsFile(builder.Configuration, normalized);
         builder.Configuration.AddCommandLine(normalized, CommandLineAliases.SwitchMappings.ToDictionary());
 
-        builder.Logging.ClearProviders();
-        builder.Logging.AddSimpleConsole(console =>
-        {
-            console.SingleLine = true;
-            console.TimestampFormat = "HH:mm:ss ";
-            console.ColorBehavior = LoggerColorBehavior.Default;
-        });
-
+        var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal: !Console.IsOutputRedirected);
+        builder.Logging.AddLoaderConsole(logFormat);
+        builder.Services.AddSingleton(new SummaryOutput(Console.Out, logFormat));
         builder.Services.AddBulkLoader();
         return builder;
     }
@@ -68,13 +66,17 @@ public static class LoaderHost
             host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(10));
         services.AddMetrics();
         services.AddSingleton(TimeProvider.System);
-        services.AddSingleton<SummaryOutput>();
+        services.TryAddSingleton<SummaryOutput>();
         services.AddSingleton<LoaderMetrics>();
         services.AddSingleton<LoadStatistics>();
         services.AddSingleton<IBackendAdapter>(provider =>
             BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, provider.GetRequiredService<TimeProvider>()));
+        services.AddSingleton(provider => new BlobClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
+        services.AddSingleton<OutputFiles>();
+        services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();
+        services.AddHostedService<OtlpMetricsExport>(); // before the job: started first, stopped (and flushed) last
         services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
         return services;
     }

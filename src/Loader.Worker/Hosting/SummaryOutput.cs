@@ -1,7 +1,13 @@
+using System.Text.Json;
+using Loader.Worker.Telemetry;
+
 namespace Loader.Worker.Hosting;
 
-/// <summary>Where the human summary goes: standard output, or a writer a test captures.</summary>
-public sealed class SummaryOutput(TextWriter output)
+/// <summary>
+/// Where the human summary goes: standard output, or a writer a test captures. Beside JSON logs it is one JSON
+/// line too, shaped like a log event, so a log collector keeps it whole instead of as a dozen stray lines.
+/// </summary>
+public sealed class SummaryOutput(TextWriter output, LogFormat format = LogFormat.Text)
 {
     public SummaryOutput()
         : this(Console.Out)
@@ -9,4 +15,25 @@ public sealed class SummaryOutput(TextWriter output)
     }
 
     public TextWriter Out { get; } = output;
+
+    public async Task WriteAsync(string summary, TimeProvider timeProvider)
+    {
+        if (format == LogFormat.Json)
+        {
+            var line = JsonSerializer.Serialize(new Dictionary<string, string>
+            {
+                ["Timestamp"] = timeProvider.GetUtcNow().ToString("yyyy-MM-ddTHH:mm:ss.fffZ", System.Globalization.CultureInfo.InvariantCulture),
+                ["LogLevel"] = "Information",
+                ["Category"] = "Loader.Worker.Summary",
+                ["Message"] = summary,
+            });
+            await Out.WriteLineAsync(line).ConfigureAwait(false);
+        }
+        else
+        {
+            await Out.WriteLineAsync(summary).ConfigureAwait(false);
+        }
+
+        await Out.FlushAsync().ConfigureAwait(false);
+    }
 }

@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Threading.Channels;
+using Azure;
+using Azure.Identity;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
 using Loader.Worker.Checkpoints;
@@ -8,7 +10,9 @@ using Loader.Worker.Csv;
 using Loader.Worker.Dispatch;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Hosting;
+using Loader.Worker.Inputs;
 using Loader.Worker.Mapping;
+using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
@@ -24,6 +28,8 @@ namespace Loader.Worker.Pipeline;
 public sealed partial class LoadPipeline(
     IOptions<LoaderOptions> options,
     IBackendAdapter backend,
+    InputOpener inputs,
+    OutputFiles outputs,
     LoadStatistics statistics,
     ILoggerFactory loggerFactory,
     TimeProvider timeProvider)
@@ -58,18 +64,18 @@ public sealed partial class LoadPipeline(
 
     private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
     {
-        await using var input = OpenInput(settings.Input);
+        var source = await inputs.OpenAsync(settings.Input, abort).ConfigureAwait(false);
+        await using var input = source.Open(settings.Blob.ReadBlockSize);
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);
         var converter = new ColumnConverter(Culture(settings.Csv.Culture));
-        var checkpoints = CheckpointStore(settings);
-        var resume = await ResumeAsync(settings, checkpoints, reader, abort).ConfigureAwait(false);
+        var checkpoints = CheckpointStoreFor(settings);
+        var resume = await ResumeAsync(settings, checkpoints, source, reader, abort).ConfigureAwait(false);
         run.Resume = resume;
         var watermark = new RecordWatermark(resume?.SkipRecords ?? 0);
         await PrepareBackendAsync(settings, abort).ConfigureAwait(false);
 
-        using var rejects = new RejectSink(
-            settings.RejectsPath, settings.MaxRejects, statistics, loggerFactory.CreateLogger<RejectSink>(), resume is { Resumed: true } ? reader.LastSkippedLine : null);
+        using var rejects = await OpenRejectsAsync(settings, resume is { Resumed: true } ? reader.LastSkippedLine : null, source.Lines, abort).ConfigureAwait(false);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded);
         // Few chunks in between: rows waiting here are rows the garbage collector must copy.
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
@@ -81,14 +87,14 @@ public sealed partial class LoadPipeline(
             backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 
-        LogStarting(settings.DryRun ? "Dry run" : "Load", settings.Input, backend.Name, settings.WriteMode, settings.MaxParallelBatches);
+        LogStarting(settings.DryRun ? "Dry run" : "Load", source.Display, backend.Name, settings.WriteMode, settings.MaxParallelBatches);
         statistics.Start();
         using var backgroundStop = new CancellationTokenSource();
         var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>())
             .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), backgroundStop.Token);
         var checkpointWriter = checkpoints is null || resume is null
             ? null
-            : new CheckpointWriter(checkpoints, resume, watermark, timeProvider, loggerFactory.CreateLogger<CheckpointWriter>());
+            : new CheckpointWriter(checkpoints, resume, watermark, rejects.FlushAsync, timeProvider, loggerFactory.CreateLogger<CheckpointWriter>());
         var checkpointing = checkpointWriter?.RunAsync(settings.CheckpointInterval, backgroundStop.Token) ?? Task.CompletedTask;
         (string, int, string?) conclusion;
         try
@@ -102,35 +108,99 @@ public sealed partial class LoadPipeline(
         {
             await backgroundStop.CancelAsync().ConfigureAwait(false);
             await Task.WhenAll(progress, checkpointing).ConfigureAwait(false);
-            rejects.Flush();
             conclusion = Conclude(readStage, rejects, stopReading);
             if (checkpointWriter is not null)
             {
-                // Rejects are on disk before the checkpoint that counts them as settled.
+                // Writes the rejects first: they are stored before the checkpoint that counts them as settled.
                 await checkpointWriter.WriteAsync(completed: conclusion.Item2 == ExitCodes.Success, CancellationToken.None).ConfigureAwait(false);
+            }
+            else
+            {
+                await PublishRejectsAsync(rejects).ConfigureAwait(false);
             }
         }
 
         return conclusion;
     }
 
-    private static FileCheckpointStore? CheckpointStore(LoaderOptions settings) =>
-        string.IsNullOrWhiteSpace(settings.CheckpointPath) || settings.DryRun ? null : new FileCheckpointStore(settings.CheckpointPath);
+    private CheckpointStore? CheckpointStoreFor(LoaderOptions settings) =>
+        settings.DryRun || OutputFor("Loader:CheckpointPath", settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
+
+    private OutputFile? OutputFor(string key, string? setting)
+    {
+        try
+        {
+            return outputs.For(setting);
+        }
+        catch (Exception exception) when (exception is FormatException or InvalidOperationException)
+        {
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"{key}: {exception.Message}", exception);
+        }
+    }
+
+    /// <summary>
+    /// The rejects file. One that goes to a blob is written locally and published whole at each checkpoint and at
+    /// the end; when resuming, the earlier run's published file is fetched first, so its rejects are kept.
+    /// </summary>
+    private async Task<RejectSink> OpenRejectsAsync(LoaderOptions settings, long? keepUpToLine, InputLineMap lines, CancellationToken cancellationToken)
+    {
+        var logger = loggerFactory.CreateLogger<RejectSink>();
+        switch (OutputFor("Loader:RejectsPath", settings.RejectsPath))
+        {
+            case null:
+                return new RejectSink(null, settings.MaxRejects, statistics, logger);
+            case LocalOutputFile:
+                return new RejectSink(settings.RejectsPath, settings.MaxRejects, statistics, logger, keepUpToLine, lines);
+            case var blob:
+                var workingCopy = Path.Combine(Path.GetTempPath(), $"loader-rejects-{Guid.NewGuid():N}.csv");
+                if (keepUpToLine is not null && await ReadOutputAsync(blob, cancellationToken).ConfigureAwait(false) is { } earlier)
+                {
+                    await File.WriteAllBytesAsync(workingCopy, earlier.ToMemory(), cancellationToken).ConfigureAwait(false);
+                }
+
+                return new RejectSink(workingCopy, settings.MaxRejects, statistics, logger, keepUpToLine, lines, publishTo: blob);
+        }
+    }
+
+    private static async Task<BinaryData?> ReadOutputAsync(OutputFile file, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await file.ReadAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (exception is RequestFailedException or AuthenticationFailedException or IOException)
+        {
+            throw new LoadAbortedException(ExitCodes.Unavailable, $"cannot read '{file.Display}': {BackendErrors.Describe(exception)}", exception);
+        }
+    }
+
+    private async Task PublishRejectsAsync(RejectSink rejects)
+    {
+        try
+        {
+            await rejects.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (exception is RequestFailedException or AuthenticationFailedException or IOException)
+        {
+            LogRejectsNotPublished(BackendErrors.Describe(exception));
+        }
+    }
 
     /// <summary>
     /// Where this run starts. Without a checkpoint, or after a completed load, from the top; with one that belongs
     /// to this input and these settings, after the records it shows settled; with one that belongs to another
     /// load, not at all. Null when the load keeps no checkpoint.
     /// </summary>
-    private async Task<ResumePoint?> ResumeAsync(LoaderOptions settings, FileCheckpointStore? store, CsvRecordReader reader, CancellationToken cancellationToken)
+    private async Task<ResumePoint?> ResumeAsync(LoaderOptions settings, CheckpointStore? store, InputSource source, CsvRecordReader reader, CancellationToken cancellationToken)
     {
         if (store is null)
         {
             return null;
         }
 
-        var input = LoadIdentity.OfInput(settings.Input);
+        var input = source.Identify();
         var identity = LoadIdentity.OfSettings(settings);
+        var checkpointPath = OutputFiles.Display(settings.CheckpointPath)!;
         Checkpoint? checkpoint;
         try
         {
@@ -140,12 +210,16 @@ public sealed partial class LoadPipeline(
         {
             throw new LoadAbortedException(ExitCodes.InvalidConfiguration, exception.Message, exception);
         }
+        catch (Exception exception) when (exception is RequestFailedException or AuthenticationFailedException or IOException)
+        {
+            throw new LoadAbortedException(ExitCodes.Unavailable, $"Loader:CheckpointPath: cannot read '{checkpointPath}': {BackendErrors.Describe(exception)}", exception);
+        }
 
         if (checkpoint is null || checkpoint.Completed)
         {
             if (checkpoint is not null)
             {
-                LogPreviousCompleted(settings.CheckpointPath!);
+                LogPreviousCompleted(checkpointPath);
             }
 
             return new ResumePoint(0, 0, input, identity);
@@ -154,13 +228,13 @@ public sealed partial class LoadPipeline(
         if (LoadIdentity.Mismatch(checkpoint, input, identity) is { } mismatch)
         {
             throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
-                $"Loader:CheckpointPath '{settings.CheckpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
+                $"Loader:CheckpointPath '{checkpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
         }
 
         var skip = checkpoint.NextRecord - 1;
         var skipped = reader.Skip(skip);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);
-        LogResuming(skipped, checkpoint.NextRecord, settings.CheckpointPath!);
+        LogResuming(skipped, checkpoint.NextRecord, checkpointPath);
         return new ResumePoint(skipped, checkpoint.HighestSent, input, identity);
     }
 
@@ -186,18 +260,6 @@ public sealed partial class LoadPipeline(
         return counts.RowsFailed > 0
             ? ("CompletedWithFailures", ExitCodes.RowsFailed, string.Create(CultureInfo.InvariantCulture, $"{counts.RowsFailed:N0} rows could not be written"))
             : ("Completed", ExitCodes.Success, null);
-    }
-
-    private static FileStream OpenInput(string path)
-    {
-        try
-        {
-            return new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            throw new LoadAbortedException(ExitCodes.Unavailable, $"Loader:Input: cannot open '{path}': {exception.Message}", exception);
-        }
     }
 
     private static CsvRecordReader OpenReader(Stream input, LoaderOptions settings)
@@ -276,7 +338,7 @@ public sealed partial class LoadPipeline(
         {
             Backend = backend.Name,
             DryRun = settings.DryRun,
-            Input = settings.Input,
+            Input = OutputFiles.Display(settings.Input) ?? "",
             Target = Target(settings),
             Outcome = outcome,
             ExitCode = exitCode,
@@ -292,7 +354,7 @@ public sealed partial class LoadPipeline(
             RowsSkipped = counts.RowsSkipped,
             RowsAlreadyWritten = counts.RowsAlreadyWritten,
             ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.SkipRecords + 1 : null,
-            CheckpointPath = string.IsNullOrWhiteSpace(settings.CheckpointPath) ? null : settings.CheckpointPath,
+            CheckpointPath = OutputFiles.Display(settings.CheckpointPath),
             Reconciled = counts.RowsRead == counts.RowsSettled,
             Batches = counts.Batches,
             Requests = counts.Requests,
@@ -305,7 +367,7 @@ public sealed partial class LoadPipeline(
             RequestCharge = charge is { } total ? Math.Round(total, 2) : null,
             RequestUnitsPerRow = charge is { } perRow && counts.RowsWritten > 0 ? Math.Round(perRow / counts.RowsWritten, 3) : null,
             RequestUnitsPerSecond = charge is { } perSecond && seconds > 0 ? Math.Round(perSecond / seconds, 1) : null,
-            RejectsPath = string.IsNullOrWhiteSpace(settings.RejectsPath) ? null : settings.RejectsPath,
+            RejectsPath = OutputFiles.Display(settings.RejectsPath),
             PeakMemoryMiB = Math.Round(PeakMemoryMiB(), 1),
             Concurrency = new ConcurrencyReport(settings.Concurrency.ToString(), concurrency.Min, concurrency.Average, concurrency.Max, concurrency.Final),
             PacedRequestUnitsPerSecond = controls.Pacer.RequestUnitRate is { } paced ? Math.Round(paced, 1) : null,
@@ -329,6 +391,9 @@ public sealed partial class LoadPipeline(
 
     [LoggerMessage(Level = LogLevel.Information, Message = "{Mode} of {Input} into {Backend} starting: write mode {WriteMode}, up to {MaxParallelBatches} batches in flight")]
     private partial void LogStarting(string mode, string input, string backend, WriteMode writeMode, int maxParallelBatches);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "The rejects could not be published: {Reason}")]
+    private partial void LogRejectsNotPublished(string reason);
 
     [LoggerMessage(Level = LogLevel.Error, Message = "{Message}")]
     private partial void LogAborted(string message);

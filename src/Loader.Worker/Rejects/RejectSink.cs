@@ -2,6 +2,8 @@ using System.Globalization;
 using System.Text;
 using CsvHelper;
 using Loader.Abstractions;
+using Loader.Worker.Inputs;
+using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 
@@ -9,7 +11,9 @@ namespace Loader.Worker.Rejects;
 
 /// <summary>
 /// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file
-/// as <c>line,reason,record</c>, the record as it stood in the input. Once more than the allowed number of
+/// as <c>line,reason,record</c>, the record as it stood in the input; for an input of several files two more
+/// columns, <c>file,fileLine</c>, say where the row is in its own file. When the rejects go to a blob they are
+/// written to a local file and published whole by <see cref="FlushAsync"/>. Once more than the allowed number of
 /// rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
 /// </summary>
 public sealed partial class RejectSink : IDisposable
@@ -21,6 +25,9 @@ public sealed partial class RejectSink : IDisposable
     private readonly ILogger _logger;
     private readonly long _maxRejects;
     private readonly CsvWriter? _writer;
+    private readonly string? _path;
+    private readonly OutputFile? _publishTo;
+    private readonly InputLineMap? _lines;
     private readonly CancellationTokenSource _limitExceeded = new();
     private long _count;
 
@@ -29,11 +36,16 @@ public sealed partial class RejectSink : IDisposable
     /// <param name="statistics">Where rejects are counted.</param>
     /// <param name="logger">Where the first rejects are logged.</param>
     /// <param name="keepUpToLine">When resuming: the rejects of an earlier run up to this line stay in the file, later ones (which this run meets again) are dropped.</param>
-    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, long? keepUpToLine = null)
+    /// <param name="lines">Where each line of the input comes from, for an input of several files.</param>
+    /// <param name="publishTo">Where the file is published by <see cref="FlushAsync"/> (a blob), when <paramref name="path"/> is a local working copy.</param>
+    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, long? keepUpToLine = null, InputLineMap? lines = null, OutputFile? publishTo = null)
     {
         _statistics = statistics;
         _logger = logger;
         _maxRejects = maxRejects;
+        _path = path;
+        _publishTo = publishTo;
+        _lines = lines is { HasSeveralParts: true } ? lines : null;
         if (!string.IsNullOrWhiteSpace(path))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
@@ -41,7 +53,7 @@ public sealed partial class RejectSink : IDisposable
 
             // Rejects are evidence: written as they were, no formula escaping.
             _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n" });
-            _writer.WriteHeader(["line", "reason", "record"]);
+            _writer.WriteHeader(_lines is null ? ["line", "reason", "record"] : ["line", "reason", "record", "file", "fileLine"]);
             foreach (var reject in kept)
             {
                 _writer.WriteRecord(reject);
@@ -58,7 +70,7 @@ public sealed partial class RejectSink : IDisposable
         {
             if (long.TryParse(reader.GetString(0), NumberStyles.None, CultureInfo.InvariantCulture, out var rejectLine) && rejectLine <= line)
             {
-                kept.Add([reader.GetString(0), reader.GetString(1), reader.GetString(2)]);
+                kept.Add([.. Enumerable.Range(0, reader.FieldCount).Select(reader.GetString)]);
             }
         }
 
@@ -77,7 +89,15 @@ public sealed partial class RejectSink : IDisposable
         lock (_lock)
         {
             count = ++_count;
-            _writer?.WriteRecord([origin.Line.ToString(CultureInfo.InvariantCulture), reason, recordText]);
+            var line = origin.Line.ToString(CultureInfo.InvariantCulture);
+            if (_lines?.Locate(origin.Line) is { } located)
+            {
+                _writer?.WriteRecord([line, reason, recordText, located.Part, located.Line.ToString(CultureInfo.InvariantCulture)]);
+            }
+            else
+            {
+                _writer?.WriteRecord([line, reason, recordText]);
+            }
         }
 
         _statistics.RowsRejected(1);
@@ -101,11 +121,18 @@ public sealed partial class RejectSink : IDisposable
     public void Reject(LoadEntity entity, string reason) =>
         Reject(entity.Origin, reason, Encoding.UTF8.GetString(entity.SourceRecord.Span));
 
-    public void Flush()
+    /// <summary>Puts every reject so far into the file (and publishes it, when it goes to a blob): before a checkpoint counts them as settled.</summary>
+    public async Task FlushAsync(CancellationToken cancellationToken)
     {
         lock (_lock)
         {
             _writer?.Flush();
+        }
+
+        if (_publishTo is not null && _path is not null)
+        {
+            var content = await File.ReadAllBytesAsync(_path, cancellationToken).ConfigureAwait(false);
+            await _publishTo.WriteAsync(new BinaryData(content), "text/csv", cancellationToken).ConfigureAwait(false);
         }
     }
 

@@ -14,8 +14,8 @@ public static class ReportWriter
         Converters = { new JsonStringEnumConverter() },
     };
 
-    public static Task WriteAsync(LoadReport report, string path, CancellationToken cancellationToken) =>
-        Outputs.AtomicFile.WriteJsonAsync(path, report, JsonOptions, cancellationToken);
+    public static Task WriteAsync(LoadReport report, Outputs.OutputFile file, CancellationToken cancellationToken) =>
+        file.WriteAsync(BinaryData.FromObjectAsJson(report, JsonOptions), "application/json", cancellationToken);
 
     public static LoadReport Read(string path) =>
         JsonSerializer.Deserialize<LoadReport>(File.ReadAllText(path), JsonOptions)

@@ -108,7 +108,7 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
         return _directory.File("input.csv");
     }
 
-    private static FileCheckpointStore Checkpoints(Dictionary<string, string?> settings) => new(settings["Loader:CheckpointPath"]!);
+    private static CheckpointStore Checkpoints(Dictionary<string, string?> settings) => CheckpointStore.AtPath(settings["Loader:CheckpointPath"]!);
 
     /// <summary>Waits until the loader's checkpoint shows at least <paramref name="rows"/> rows settled.</summary>
     private async Task WhenSettledAsync(Dictionary<string, string?> settings, long rows, LoaderProcess loader)

@@ -59,7 +59,7 @@ public sealed class ResumeTests(AzuriteFixture azurite) : IDisposable
         Assert.Equal(ExitCodes.Stopped, first.ExitCode);
         Assert.Equal("Stopped", stopped.Outcome);
         Assert.True(stopped.Reconciled);
-        var checkpoint = await new FileCheckpointStore(settings["Loader:CheckpointPath"]!).ReadAsync(_cancellation);
+        var checkpoint = await CheckpointStore.AtPath(settings["Loader:CheckpointPath"]!).ReadAsync(_cancellation);
         Assert.NotNull(checkpoint);
         Assert.False(checkpoint.Completed);
         Assert.InRange(checkpoint.NextRecord, 2, stopped.RowsRead + 1);
@@ -82,7 +82,7 @@ public sealed class ResumeTests(AzuriteFixture azurite) : IDisposable
         Assert.Equal(20, rejectLines.Count);
         Assert.Equal(rejectLines.Distinct().Count(), rejectLines.Count);
 
-        var final = await new FileCheckpointStore(settings["Loader:CheckpointPath"]!).ReadAsync(_cancellation);
+        var final = await CheckpointStore.AtPath(settings["Loader:CheckpointPath"]!).ReadAsync(_cancellation);
         Assert.True(final!.Completed);
     }
 

@@ -1,0 +1,137 @@
+namespace Loader.Worker.Inputs;
+
+/// <summary>
+/// Reads the parts of an input one after another as one CSV: the first whole, later ones without their header line
+/// (checked beforehand to be the same), with a line break added after a part that does not end in one. Counts line
+/// breaks as they pass, so <see cref="InputLineMap"/> knows which line each part starts at. Forward-only; one part
+/// is open at a time.
+/// </summary>
+internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines) : Stream
+{
+    private Stream? _current;
+    private int _next;
+    private long _lineBreaks;
+    private long _position;
+    private byte _lastByte = (byte)'\n';
+    private bool _pendingLineBreak;
+
+    public override bool CanRead => true;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => false;
+
+    public override long Length => throw new NotSupportedException();
+
+    public override long Position
+    {
+        get => _position;
+        set => throw new NotSupportedException();
+    }
+
+    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+    public override int Read(Span<byte> buffer)
+    {
+        if (buffer.IsEmpty)
+        {
+            return 0;
+        }
+
+        while (true)
+        {
+            if (_pendingLineBreak)
+            {
+                _pendingLineBreak = false;
+                buffer[0] = (byte)'\n';
+                return Emitted(buffer[..1]);
+            }
+
+            if (_current is null && !OpenNext())
+            {
+                return 0;
+            }
+
+            var read = _current!.Read(buffer);
+            if (read > 0)
+            {
+                return Emitted(buffer[..read]);
+            }
+
+            _current.Dispose();
+            _current = null;
+            _pendingLineBreak = _lastByte != (byte)'\n' && _next < parts.Count;
+        }
+    }
+
+    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        ValueTask.FromResult(Read(buffer.Span)); // read on the CSV reader's own thread; the parts fetch ahead themselves
+
+    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+        Task.FromResult(Read(buffer.AsSpan(offset, count)));
+
+    private bool OpenNext()
+    {
+        if (_next >= parts.Count)
+        {
+            return false;
+        }
+
+        var part = parts[_next];
+        _current = part.Open(bufferSize);
+        if (_next == 0)
+        {
+            lines.PartStarts(part.Name, firstLine: 1, ownLine: 1);
+        }
+        else
+        {
+            SkipHeaderLine(_current, part.Name);
+            lines.PartStarts(part.Name, firstLine: _lineBreaks + 1, ownLine: 2);
+        }
+
+        _next++;
+        return true;
+    }
+
+    private static void SkipHeaderLine(Stream part, string name)
+    {
+        Span<byte> one = stackalloc byte[1];
+        while (part.Read(one) == 1)
+        {
+            if (one[0] == (byte)'\n')
+            {
+                return;
+            }
+        }
+
+        throw new IOException($"'{name}' ended inside its header line");
+    }
+
+    private int Emitted(ReadOnlySpan<byte> bytes)
+    {
+        _lineBreaks += bytes.Count((byte)'\n');
+        _position += bytes.Length;
+        _lastByte = bytes[^1];
+        return bytes.Length;
+    }
+
+    public override void Flush()
+    {
+    }
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+    public override void SetLength(long value) => throw new NotSupportedException();
+
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _current?.Dispose();
+        }
+
+        base.Dispose(disposing);
+    }
+}

@@ -1,0 +1,143 @@
+using Azure;
+using Loader.Worker.Hosting;
+using Loader.Worker.Pipeline;
+using Loader.Worker.Storage.Blobs;
+using Microsoft.Extensions.Logging;
+
+namespace Loader.Worker.Inputs;
+
+/// <summary>
+/// Finds what <c>Loader:Input</c> names — a local file, one blob, or every blob under a prefix in name order — and
+/// checks, before anything is written, that the parts of a several-part input share one header.
+/// </summary>
+public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOpener> logger)
+{
+    private const int HeaderProbeBytes = 64 * 1024;
+    private const int HeaderChecksInParallel = 8;
+
+    public async Task<InputSource> OpenAsync(string input, CancellationToken cancellationToken)
+    {
+        if (!BlobClientFactory.IsUrl(input))
+        {
+            return OpenFile(input);
+        }
+
+        if (!BlobAddress.TryParse(input, out var address, out var error))
+        {
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: {error}");
+        }
+
+        try
+        {
+            var client = blobs.For(address);
+            var parts = address.IsPrefix ? await ListAsync(client, address, cancellationToken).ConfigureAwait(false) : [await OneAsync(client, address, cancellationToken).ConfigureAwait(false)];
+            var source = new InputSource(address.Display, parts);
+            await CheckHeadersAsync(source, cancellationToken).ConfigureAwait(false);
+            LogFound(parts.Count, address.Display, source.Length);
+            return source;
+        }
+        catch (InvalidOperationException exception)
+        {
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: {exception.Message}", exception);
+        }
+        catch (Exception exception) when (exception is RequestFailedException or Azure.Identity.AuthenticationFailedException)
+        {
+            throw new LoadAbortedException(ExitCodes.Unavailable, $"Loader:Input: cannot read '{address.Display}': {BackendErrors.Describe(exception)}", exception);
+        }
+    }
+
+    private static InputSource OpenFile(string path)
+    {
+        try
+        {
+            return new InputSource(path, [new LocalFilePart(path, new FileInfo(path).Length)]);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new LoadAbortedException(ExitCodes.Unavailable, $"Loader:Input: cannot open '{path}': {exception.Message}", exception);
+        }
+    }
+
+    private static async Task<BlobPart> OneAsync(BlobRestClient client, BlobAddress address, CancellationToken cancellationToken) =>
+        await client.GetPropertiesAsync(address.Container, address.Path, cancellationToken).ConfigureAwait(false) is { } blob
+            ? new BlobPart(client, address.Container, blob)
+            : throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: blob '{address.Display}' does not exist.");
+
+    private async Task<List<InputPart>> ListAsync(BlobRestClient client, BlobAddress address, CancellationToken cancellationToken)
+    {
+        var parts = new List<InputPart>();
+        await foreach (var blob in client.ListAsync(address.Container, address.Prefix, cancellationToken).ConfigureAwait(false))
+        {
+            if (blob.Length == 0)
+            {
+                LogEmptySkipped(blob.Name); // folder markers some tools leave, and empty files: no header to read
+                continue;
+            }
+
+            parts.Add(new BlobPart(client, address.Container, blob));
+        }
+
+        parts.Sort((left, right) => string.CompareOrdinal(left.Name, right.Name));
+        return parts.Count > 0
+            ? parts
+            : throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: no blobs (with content) under '{address.Display}'.");
+    }
+
+    /// <summary>Each part's first line must be the first part's: they are read as one CSV under one header.</summary>
+    private static async Task CheckHeadersAsync(InputSource source, CancellationToken cancellationToken)
+    {
+        if (source.Parts.Count < 2)
+        {
+            return;
+        }
+
+        var first = source.Parts[0];
+        var expected = await FirstLineAsync(first, cancellationToken).ConfigureAwait(false);
+        var problems = new System.Collections.Concurrent.ConcurrentBag<(int Index, string Problem)>();
+        await Parallel.ForEachAsync(
+            source.Parts.Skip(1).Select((part, index) => (part, index)),
+            new ParallelOptions { MaxDegreeOfParallelism = HeaderChecksInParallel, CancellationToken = cancellationToken },
+            async (item, token) =>
+            {
+                var header = await FirstLineAsync(item.part, token).ConfigureAwait(false);
+                if (!header.AsSpan().SequenceEqual(expected))
+                {
+                    problems.Add((item.index, $"'{item.part.Name}' starts with '{Shorten(header)}', not the header of '{first.Name}', '{Shorten(expected)}'"));
+                }
+            }).ConfigureAwait(false);
+
+        if (!problems.IsEmpty)
+        {
+            var ordered = problems.OrderBy(problem => problem.Index).Select(problem => problem.Problem).ToList();
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
+                $"Loader:Input: the files under one prefix are loaded as one CSV and need the same header row: {string.Join("; ", ordered.Take(3))}{(ordered.Count > 3 ? $"; and {ordered.Count - 3} more" : "")}.");
+        }
+    }
+
+    private static async Task<byte[]> FirstLineAsync(InputPart part, CancellationToken cancellationToken)
+    {
+        var buffer = new byte[(int)Math.Min(HeaderProbeBytes, part.Length)];
+        await using (var stream = part.Open(buffer.Length))
+        {
+            await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, cancellationToken).ConfigureAwait(false);
+        }
+
+        var line = buffer.AsSpan();
+        var end = line.IndexOf((byte)'\n');
+        line = end < 0 ? line : line[..end];
+        line = line.StartsWith("\uFEFF"u8) ? line[3..] : line;
+        return (line.EndsWith("\r"u8) ? line[..^1] : line).ToArray();
+    }
+
+    private static string Shorten(byte[] header)
+    {
+        var text = System.Text.Encoding.UTF8.GetString(header);
+        return text.Length <= 80 ? text : text[..77] + "...";
+    }
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Input: {Parts} blob(s) at {Input}, {Bytes:N0} bytes, read as one CSV in name order")]
+    private partial void LogFound(int parts, string input, long bytes);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Input: skipped empty blob {Name}")]
+    private partial void LogEmptySkipped(string name);
+}

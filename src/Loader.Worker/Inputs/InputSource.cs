@@ -1,0 +1,66 @@
+using System.Security.Cryptography;
+using System.Text;
+using Loader.Worker.Checkpoints;
+
+namespace Loader.Worker.Inputs;
+
+/// <summary>What a load reads: one or more parts (files, blobs) in name order, read as one CSV.</summary>
+public sealed class InputSource
+{
+    private const int SampleBytes = 1024 * 1024;
+
+    public InputSource(string display, IReadOnlyList<InputPart> parts)
+    {
+        Display = display;
+        Parts = parts;
+        Lines = new InputLineMap { HasSeveralParts = parts.Count > 1 };
+    }
+
+    /// <summary>How logs and the report name the input: a path, or a URL without its signature.</summary>
+    public string Display { get; }
+
+    public IReadOnlyList<InputPart> Parts { get; }
+
+    /// <summary>Which part and line a line of the combined input is, filled as it is read.</summary>
+    public InputLineMap Lines { get; }
+
+    public long Length => Parts.Sum(part => part.Length);
+
+    /// <summary>Opens the input as one stream; <paramref name="bufferSize"/> is how much a part fetches at a time.</summary>
+    public Stream Open(int bufferSize) => Parts.Count == 1 ? Parts[0].Open(bufferSize) : new CombinedPartsStream(Parts, bufferSize, Lines);
+
+    /// <summary>
+    /// What ties a checkpoint to this input. Parts with versions (blob ETags) are identified by them: any rewrite
+    /// changes one. A local file by its size and the SHA-256 of its first and last MiB — a change anywhere else in
+    /// a file of the same size goes unnoticed, the price of not reading the input twice.
+    /// </summary>
+    public InputIdentity Identify()
+    {
+        if (Parts is [LocalFilePart file])
+        {
+            using var stream = new FileStream(file.Path, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.RandomAccess);
+            var head = Sample(stream, 0, (int)Math.Min(SampleBytes, file.Length));
+            var tailStart = Math.Max(0, file.Length - SampleBytes);
+            var tail = Sample(stream, tailStart, (int)(file.Length - tailStart));
+            return new InputIdentity(file.Name, file.Length, $"sha256 head {Hash(head)} tail {Hash(tail)}");
+        }
+
+        var versions = new StringBuilder();
+        foreach (var part in Parts)
+        {
+            versions.Append(part.Name).Append('\n').Append(part.Length).Append('\n').Append(part.Version).Append('\n');
+        }
+
+        return new InputIdentity(Display, Length, $"{Parts.Count} parts, sha256 of names, sizes and versions {Hash(Encoding.UTF8.GetBytes(versions.ToString()))}");
+    }
+
+    private static byte[] Sample(Stream stream, long offset, int count)
+    {
+        var buffer = new byte[count];
+        stream.Position = offset;
+        stream.ReadExactly(buffer);
+        return buffer;
+    }
+
+    private static string Hash(byte[] bytes) => Convert.ToHexStringLower(SHA256.HashData(bytes));
+}

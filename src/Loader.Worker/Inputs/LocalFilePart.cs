@@ -1,0 +1,10 @@
+namespace Loader.Worker.Inputs;
+
+/// <summary>A file on a local or mounted disk.</summary>
+public sealed record LocalFilePart(string Path, long Length) : InputPart(System.IO.Path.GetFileName(Path), Length)
+{
+    public override string? Version => null;
+
+    public override Stream Open(int bufferSize) =>
+        new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
+}

@@ -1,0 +1,33 @@
+using Loader.Worker.Storage.Blobs;
+
+namespace Loader.Worker.Outputs;
+
+/// <summary>Turns an output setting (<c>Loader:ReportPath</c>, <c>CheckpointPath</c>, <c>RejectsPath</c>) into the file or blob it names.</summary>
+public sealed class OutputFiles(BlobClientFactory blobs)
+{
+    /// <summary>The output a setting names; null when the setting is empty.</summary>
+    /// <exception cref="FormatException">A URL that is not a blob's; the message names the problem, never a signature.</exception>
+    public OutputFile? For(string? setting)
+    {
+        if (string.IsNullOrWhiteSpace(setting))
+        {
+            return null;
+        }
+
+        if (!BlobClientFactory.IsUrl(setting))
+        {
+            return new LocalOutputFile(setting);
+        }
+
+        return BlobAddress.TryParse(setting, out var address, out var error) && !address.IsPrefix
+            ? new BlobOutputFile(blobs.For(address), address)
+            : throw new FormatException(error ?? $"'{address!.Display}' names a prefix; an output is one blob.");
+    }
+
+    /// <summary>How a setting is shown in logs and the report: a URL without its signature.</summary>
+    public static string? Display(string? setting) =>
+        string.IsNullOrWhiteSpace(setting) ? null
+        : BlobClientFactory.IsUrl(setting) && BlobAddress.TryParse(setting, out var address, out _) ? address.Display
+        : BlobClientFactory.IsUrl(setting) ? "(a URL that is not a blob's)"
+        : setting;
+}
