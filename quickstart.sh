@@ -26,6 +26,7 @@ key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/K
 set +e
 dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/sample.settings.json \
   "--Loader:Tables:ConnectionString=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$port/devstoreaccount1" \
+  --Loader:LogFormat=Text \
   "$@"
 status=$?
 set -e
