@@ -48,6 +48,7 @@ KNOWN_ROLES = {
     "2a2b9908-6ea1-4ae2-8e65-a410df84e7d1": "Storage Blob Data Reader",
     "ba92f5b4-2d11-453d-a403-e96b0029c9fe": "Storage Blob Data Contributor",
     "00000000-0000-0000-0000-000000000002": "Cosmos DB Built-in Data Contributor",
+    "3913510d-42f4-4e42-8a64-420c390055eb": "Monitoring Metrics Publisher",
 }
 # API versions chosen for this deployment; a different one is reported as a note.
 EXPECTED_API_VERSIONS = {
@@ -59,6 +60,7 @@ EXPECTED_API_VERSIONS = {
     "Microsoft.Authorization/roleAssignments": "2022-04-01",
     "Microsoft.ManagedIdentity/userAssignedIdentities": "2023-01-31",
     "Microsoft.ContainerRegistry/registries": "2023-07-01",
+    "Microsoft.Insights/components": "2020-02-02",
 }
 FORBIDDEN = [
     ("listKeys(", "reads account keys"),
@@ -73,13 +75,24 @@ FORBIDDEN = [
 # The one accepted key read: the Container Apps environment's "log-analytics" destination needs
 # the workspace's ingestion key. It goes from the workspace to the environment at deployment
 # time, is never output, and grants log ingestion only.
-ALLOWED_KEY_READS = {("modules/monitoring.bicep", "workspace.listKeys().primarySharedKey")}
+# The second: the Application Insights connection string the job gets. monitoring.bicep must create the component with
+# local authentication disabled (REQUIRED_TEXT), so its instrumentation key names it and grants nothing: the loader
+# sends with its identity's token.
+ALLOWED_KEY_READS = {
+    ("modules/monitoring.bicep", "workspace.listKeys().primarySharedKey"): (
+        "Microsoft.OperationalInsights/workspaces@", "Log Analytics ingestion key for the Container Apps environment; never output"),
+    ("modules/job.bicep", "applicationInsights.properties.ConnectionString"): (
+        "Microsoft.Insights/components@", "Application Insights connection string of a component with local authentication disabled"),
+}
 # Settings this deployment promises, per file: (text that must appear, why).
 REQUIRED_TEXT = {
     "modules/storage.bicep": [
         ("allowSharedKeyAccess: false", "no shared-key access to storage"),
         ("minimumTlsVersion: 'TLS1_2'", "TLS 1.2 minimum"),
         ("allowBlobPublicAccess: false", "no anonymous blob access"),
+    ],
+    "modules/monitoring.bicep": [
+        ("DisableLocalAuth: true", "Application Insights accepts tokens only, so its connection string is no secret"),
     ],
     "modules/cosmos.bicep": [
         ("disableLocalAuth: true", "Cosmos DB keys disabled"),
@@ -466,10 +479,10 @@ def check_file(bicep: BicepFile, files: dict[Path, BicepFile], root: Path, probl
             snippet = re.match(r"[\w.()]+", bicep.no_comments[snippet_start:])
             snippet_text = snippet.group(0) if snippet else needle
             if (relative, snippet_text) in ALLOWED_KEY_READS:
+                resource_type, why = ALLOWED_KEY_READS[(relative, snippet_text)]
                 resource = bicep.resources.get(snippet_text.split(".")[0], ("", 0))[0]
-                if resource.startswith("Microsoft.OperationalInsights/workspaces@"):
-                    notes.append(f"{where}:{line_of(bicep.no_comments, found)}: accepted key read {snippet_text} "
-                                 "(Log Analytics ingestion key for the Container Apps environment; never output)")
+                if resource.startswith(resource_type):
+                    notes.append(f"{where}:{line_of(bicep.no_comments, found)}: accepted key read {snippet_text} ({why})")
                     continue
             problems.append(f"{where}:{line_of(bicep.no_comments, found)}: '{needle}' found ({reason}); "
                             "use managed identity and RBAC instead")

@@ -27,10 +27,13 @@ REPO = Path(__file__).resolve().parent.parent
 LOADER_SETTINGS = {
     "Input", "Backend", "PartitionKey", "RowKey", "Columns:", "WriteMode", "BatchSize",
     "MaxParallelBatches", "MaxBufferedRows", "MaxRejects", "DryRun", "ReportPath", "RejectsPath",
-    "CheckpointPath", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
-    "Csv:Delimiter", "Csv:Culture",
+    "CheckpointPath", "CheckpointInterval", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
+    "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond",
+    "Csv:Delimiter", "Csv:Culture", "Csv:MapThreads",
     "Retry:MaxAttempts", "Retry:BaseDelay", "Retry:MaxDelay", "Retry:AttemptTimeout",
-    "Blob:ConnectionString",
+    "Blob:ConnectionString", "Blob:ReadBlockSize",
+    "Telemetry:OtlpEndpoint", "Telemetry:OtlpProtocol", "Telemetry:ExportInterval",
+    "Telemetry:AzureMonitorConnectionString", "Telemetry:AzureMonitorAuthentication",
     "Tables:ConnectionString", "Tables:Endpoint", "Tables:Table", "Tables:CreateTable",
     "Cosmos:ConnectionString", "Cosmos:Endpoint", "Cosmos:Database", "Cosmos:Container",
     "Cosmos:PartitionKeyPath", "Cosmos:Mode", "Cosmos:ConnectionMode", "Cosmos:CreateIfMissing",
@@ -42,9 +45,12 @@ ENUM_SETTINGS = {
     "LogFormat": {"Auto", "Text", "Json"},
     "Cosmos:Mode": {"TransactionalBatch", "Bulk"},
     "Cosmos:ConnectionMode": {"Direct", "Gateway"},
+    "Concurrency": {"Adaptive", "Fixed"},
+    "Telemetry:AzureMonitorAuthentication": {"ConnectionString", "EntraId"},
 }
 COLUMN_TYPES = {"String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid"}
-OTHER_ENV = {"AZURE_CLIENT_ID", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_SERVICE_NAME", "DOTNET_ENVIRONMENT"}
+OTHER_ENV = {"AZURE_CLIENT_ID", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_SERVICE_NAME", "DOTNET_ENVIRONMENT",
+             "APPLICATIONINSIGHTS_CONNECTION_STRING"}
 DEPENDS_CONDITIONS = {"service_started", "service_healthy", "service_completed_successfully"}
 INTERPOLATION = re.compile(r"\$(\$|\{[A-Za-z_][A-Za-z0-9_]*(?:(?::?[-?+])[^}]*)?\}|[A-Za-z_][A-Za-z0-9_]*)")
 

@@ -181,6 +181,9 @@ param cosmosConnectionMode string = 'Direct'
 @description('Optional OTLP endpoint for the loader\'s metrics; empty: none.')
 param otlpEndpoint string = ''
 
+@description('Create an Application Insights component (local authentication off) and send the loader\'s metrics to it with the job\'s identity.')
+param applicationInsights bool = true
+
 @description('Optional object id of the user or group that uploads input and reads reports (gets Storage Blob Data Contributor).')
 param operatorPrincipalId string = ''
 
@@ -206,6 +209,7 @@ var prefix = toLower(namePrefix)
 var suffix = uniqueString(resourceGroup().id, prefix)
 var names = {
   workspace: 'log-${prefix}-${suffix}'
+  applicationInsights: 'appi-${prefix}-${suffix}'
   environment: 'cae-${prefix}-${suffix}'
   identity: 'id-${prefix}-loader'
   registry: empty(registryName) ? 'acr${prefix}${suffix}' : registryName
@@ -229,6 +233,7 @@ module monitoring 'modules/monitoring.bicep' = {
     location: location
     workspaceName: names.workspace
     environmentName: names.environment
+    applicationInsightsName: applicationInsights ? names.applicationInsights : ''
     retentionInDays: logRetentionDays
     tags: tags
   }
@@ -281,6 +286,7 @@ module roles 'modules/roles.bicep' = {
     stateContainerName: storage.outputs.stateContainerName
     grantTableData: !isCosmos
     cosmosAccountName: isCosmos ? cosmos.outputs.accountName : ''
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
     operatorPrincipalId: operatorPrincipalId
     operatorPrincipalType: operatorPrincipalType
   }
@@ -330,6 +336,7 @@ module job 'modules/job.bicep' = if (deployJob) {
     cosmosMode: cosmosMode
     cosmosConnectionMode: cosmosConnectionMode
     otlpEndpoint: otlpEndpoint
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
     extraEnv: extraEnv
     tags: tags
   }
@@ -351,5 +358,6 @@ output rejectsUrl string = '${stateUrl}/rejects.csv'
 output checkpointUrl string = '${stateUrl}/checkpoint.json'
 output identityClientId string = identity.outputs.clientId
 output environmentName string = monitoring.outputs.environmentName
+output applicationInsightsName string = monitoring.outputs.applicationInsightsName
 output logAnalyticsWorkspaceId string = monitoring.outputs.workspaceCustomerId
 output cosmosEndpoint string = isCosmos ? cosmos.outputs.endpoint : ''

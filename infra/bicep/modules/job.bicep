@@ -133,6 +133,9 @@ param cosmosConnectionMode string = 'Direct'
 @description('Optional OTLP endpoint for metrics (OTEL_EXPORTER_OTLP_ENDPOINT); empty: no export.')
 param otlpEndpoint string = ''
 
+@description('Optional Application Insights component (local authentication disabled) for metrics, sent with the identity; empty: none.')
+param applicationInsightsName string = ''
+
 @description('More environment variables, [{ name: ..., value: ... }], e.g. Loader__Retry__MaxAttempts. No secrets.')
 param extraEnv array = []
 
@@ -250,7 +253,24 @@ var cosmosEnv = backend == 'Cosmos' ? [
   }
 ] : []
 
-var telemetryEnv = empty(otlpEndpoint) ? [] : [
+// Only read when a component is named: if() evaluates the branch it takes.
+resource applicationInsights 'Microsoft.Insights/components@2020-02-02' existing = {
+  name: empty(applicationInsightsName) ? 'none' : applicationInsightsName
+}
+
+var azureMonitorEnv = empty(applicationInsightsName) ? [] : [
+  {
+    // Names the component; with local authentication off it grants nothing without the identity's token.
+    name: 'APPLICATIONINSIGHTS_CONNECTION_STRING'
+    value: applicationInsights.properties.ConnectionString
+  }
+  {
+    name: 'Loader__Telemetry__AzureMonitorAuthentication'
+    value: 'EntraId'
+  }
+]
+
+var otlpEnv = empty(otlpEndpoint) ? [] : [
   {
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT'
     value: otlpEndpoint
@@ -300,7 +320,7 @@ resource job 'Microsoft.App/jobs@2024-03-01' = {
             cpu: json(cpu)
             memory: memory
           }
-          env: concat(commonEnv, columnEnv, tablesEnv, cosmosEnv, telemetryEnv, extraEnv)
+          env: concat(commonEnv, columnEnv, tablesEnv, cosmosEnv, otlpEnv, azureMonitorEnv, extraEnv)
         }
       ]
     }

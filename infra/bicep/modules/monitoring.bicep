@@ -15,6 +15,9 @@ param environmentName string
 @maxValue(730)
 param retentionInDays int = 30
 
+@description('Name of the Application Insights component for the loader\'s metrics; empty: none.')
+param applicationInsightsName string = ''
+
 @description('Tags for every resource.')
 param tags object = {}
 
@@ -27,6 +30,21 @@ resource workspace 'Microsoft.OperationalInsights/workspaces@2023-09-01' = {
       name: 'PerGB2018'
     }
     retentionInDays: retentionInDays
+  }
+}
+
+// Metrics from the loader (Azure Monitor). Local authentication is off: the instrumentation key in its connection
+// string names the component and grants nothing; the job's identity sends with Monitoring Metrics Publisher.
+resource applicationInsights 'Microsoft.Insights/components@2020-02-02' = if (!empty(applicationInsightsName)) {
+  name: empty(applicationInsightsName) ? 'none' : applicationInsightsName
+  location: location
+  tags: tags
+  kind: 'other'
+  properties: {
+    Application_Type: 'other'
+    WorkspaceResourceId: workspace.id
+    IngestionMode: 'LogAnalytics'
+    DisableLocalAuth: true
   }
 }
 
@@ -61,3 +79,5 @@ output environmentName string = managedEnvironment.name
 output workspaceId string = workspace.id
 @description('The workspace (customer) id that `az monitor log-analytics query -w` expects.')
 output workspaceCustomerId string = workspace.properties.customerId
+@description('The Application Insights component the loader sends metrics to (empty when none).')
+output applicationInsightsName string = empty(applicationInsightsName) ? '' : applicationInsights.name

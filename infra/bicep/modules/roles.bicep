@@ -16,6 +16,9 @@ param grantTableData bool
 @description('Cosmos DB account to grant Cosmos DB Built-in Data Contributor on; empty: none.')
 param cosmosAccountName string = ''
 
+@description('Application Insights component to grant Monitoring Metrics Publisher on; empty: none.')
+param applicationInsightsName string = ''
+
 @description('Optional: a user or group that uploads input and reads reports (Storage Blob Data Contributor on the account).')
 param operatorPrincipalId string = ''
 
@@ -34,7 +37,11 @@ var storageBlobDataContributor = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
 // Cosmos DB data-plane role "Cosmos DB Built-in Data Contributor" (a SQL role definition of the account).
 var cosmosBuiltInDataContributor = '00000000-0000-0000-0000-000000000002'
 
+// Send metrics to an Application Insights component with local authentication disabled.
+var monitoringMetricsPublisher = '3913510d-42f4-4e42-8a64-420c390055eb'
+
 var grantCosmos = !empty(cosmosAccountName)
+var grantMetrics = !empty(applicationInsightsName)
 
 resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' existing = {
   name: storageAccountName
@@ -53,6 +60,10 @@ resource stateContainer 'Microsoft.Storage/storageAccounts/blobServices/containe
 // Only referenced (by id) when grantCosmos; the placeholder name keeps the id well formed otherwise.
 resource cosmosAccount 'Microsoft.DocumentDB/databaseAccounts@2024-05-15' existing = {
   name: grantCosmos ? cosmosAccountName : 'none'
+}
+
+resource applicationInsights 'Microsoft.Insights/components@2020-02-02' existing = {
+  name: grantMetrics ? applicationInsightsName : 'none'
 }
 
 // Tables backend: read and write entities (and create the table when the loader is asked to).
@@ -107,5 +118,16 @@ resource operatorBlob 'Microsoft.Authorization/roleAssignments@2022-04-01' = if 
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataContributor)
     principalId: operatorPrincipalId
     principalType: operatorPrincipalType
+  }
+}
+
+// Metrics to Azure Monitor with the job's identity (the component accepts no instrumentation key alone).
+resource metricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantMetrics) {
+  name: guid(applicationInsights.id, principalId, monitoringMetricsPublisher)
+  scope: applicationInsights
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', monitoringMetricsPublisher)
+    principalId: principalId
+    principalType: 'ServicePrincipal'
   }
 }

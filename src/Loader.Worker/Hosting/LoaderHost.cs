@@ -76,7 +76,9 @@ public static class LoaderHost
         services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();
-        services.AddHostedService<OtlpMetricsExport>(); // before the job: started first, stopped (and flushed) last
+        // Before the job: started first, stopped (and flushed) last.
+        services.AddHostedService<OtlpMetricsExport>();
+        services.AddHostedService<AzureMonitorMetricsExport>();
         services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
         return services;
     }

@@ -19,7 +19,7 @@ public sealed class LoaderMetrics
 
     public LoaderMetrics(IMeterFactory meterFactory)
     {
-        var meter = meterFactory.Create(MeterName);
+        var meter = Meter = meterFactory.Create(MeterName);
         _rows = meter.CreateCounter<long>("loader.rows", "{row}", "Rows by outcome: written, rejected, superseded, failed.");
         _batches = meter.CreateCounter<long>("loader.batches", "{batch}", "Transactions the service applied.");
         _throttled = meter.CreateCounter<long>("loader.throttled", "{response}", "429/503 responses received.");
@@ -27,6 +27,9 @@ public sealed class LoaderMetrics
         _requestUnits = meter.CreateCounter<double>("loader.request_units", "{RU}", "Request units charged.");
         _batchDuration = meter.CreateHistogram<double>("loader.batch.duration", "ms", "Latency of one batch request.");
     }
+
+    /// <summary>This host's meter (one process can hold several hosts, as the tests do).</summary>
+    public Meter Meter { get; }
 
     public void Rows(string outcome, long count) => _rows.Add(count, new KeyValuePair<string, object?>("outcome", outcome));
 

@@ -12,6 +12,19 @@ public sealed class TelemetryOptions
     /// <summary><c>Grpc</c> (default, port 4317) or <c>HttpProtobuf</c> (port 4318); <c>OTEL_EXPORTER_OTLP_PROTOCOL</c> when unset.</summary>
     public string? OtlpProtocol { get; set; }
 
-    /// <summary>How often metrics are exported while the load runs; they are exported once more as it ends.</summary>
+    /// <summary>
+    /// An Application Insights connection string to send metrics to Azure Monitor. When empty, the standard
+    /// <c>APPLICATIONINSIGHTS_CONNECTION_STRING</c> environment variable is used; with neither, nothing is sent there.
+    /// </summary>
+    public string? AzureMonitorConnectionString { get; set; }
+
+    /// <summary>
+    /// <c>ConnectionString</c> (default): the instrumentation key in it is enough. <c>EntraId</c>: sign in with
+    /// <c>DefaultAzureCredential</c> (a managed identity with Monitoring Metrics Publisher), for a resource whose
+    /// local authentication is disabled.
+    /// </summary>
+    public AzureMonitorAuthentication AzureMonitorAuthentication { get; set; } = AzureMonitorAuthentication.ConnectionString;
+
+    /// <summary>How often OTLP metrics are exported while the load runs, and once more as it ends. (Azure Monitor takes per-minute aggregates, and a last flush at the end.)</summary>
     public TimeSpan ExportInterval { get; set; } = TimeSpan.FromSeconds(15);
 }

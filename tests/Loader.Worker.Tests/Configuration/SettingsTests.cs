@@ -56,6 +56,20 @@ public sealed class SettingsTests(AzuriteFixture azurite) : IDisposable
     }
 
     [Fact]
+    public void An_Azure_Monitor_connection_string_without_an_instrumentation_key_is_named_without_echoing_it()
+    {
+        var options = new LoaderOptions { Input = Input(), PartitionKey = "{pk}", RowKey = "{rk}" };
+        options.Tables.Table = "flights";
+        options.Telemetry.AzureMonitorConnectionString = "IngestionEndpoint=https://s3cr3t.example/";
+
+        var result = new LoaderOptionsValidator().Validate(null, options);
+
+        var failure = Assert.Single(result.Failures!);
+        Assert.StartsWith("Loader:Telemetry:AzureMonitorConnectionString is not an Application Insights connection string", failure, StringComparison.Ordinal);
+        Assert.DoesNotContain("s3cr3t", failure, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_value_of_the_wrong_type_names_the_key()
     {
         var exception = await Assert.ThrowsAsync<InvalidOperationException>(() =>

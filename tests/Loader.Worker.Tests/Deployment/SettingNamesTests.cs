@@ -42,6 +42,23 @@ public sealed partial class SettingNamesTests
         Assert.False(IsKnown("Tables:ConectionString"));
     }
 
+    /// <summary>The structural checkers of compose and Bicep files (infra/*.py) carry their own list: it must be this one.</summary>
+    [Fact]
+    public void The_infra_checkers_know_exactly_the_loader_settings()
+    {
+        var script = File.ReadAllText(Path.Combine(RepositoryPaths.Root, "infra", "validate_compose.py"));
+        var block = PythonSettingsBlock().Match(script);
+        Assert.True(block.Success, "LOADER_SETTINGS = { ... } not found in infra/validate_compose.py");
+        var listed = QuotedName().Matches(block.Groups["names"].Value)
+            .Select(match => match.Groups[1].Value.EndsWith(':') ? match.Groups[1].Value + "*" : match.Groups[1].Value)
+            .ToHashSet(StringComparer.Ordinal);
+
+        var unknown = listed.Except(s_known).Order(StringComparer.Ordinal).ToList();
+        var missing = s_known.Except(listed).Order(StringComparer.Ordinal).ToList();
+        Assert.True(unknown.Count == 0, $"infra/validate_compose.py lists settings the loader does not have: {string.Join(", ", unknown)}");
+        Assert.True(missing.Count == 0, $"infra/validate_compose.py does not list: {string.Join(", ", missing)}");
+    }
+
     private static bool IsKnown(string name) =>
         s_known.Contains(name) || s_known.Any(known => known.EndsWith(":*", StringComparison.Ordinal) && name.StartsWith(known[..^1], StringComparison.Ordinal))
         || s_known.Any(known => known.StartsWith(name + ":", StringComparison.Ordinal)); // a section, e.g. Loader:Tables
@@ -102,6 +119,12 @@ public sealed partial class SettingNamesTests
             }
         }
     }
+
+    [GeneratedRegex(@"LOADER_SETTINGS = \{(?<names>[^}]*)\}")]
+    private static partial Regex PythonSettingsBlock();
+
+    [GeneratedRegex("\"([A-Za-z:]+)\"")]
+    private static partial Regex QuotedName();
 
     [GeneratedRegex(@"\bLoader(?:__|:)(?<path>[A-Za-z]+(?:(?:__|:)[A-Za-z]+)*)")]
     private static partial Regex SettingPattern();
