@@ -14,8 +14,10 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
 {
     private readonly Dictionary<string, PendingBatch> _pending = new(StringComparer.Ordinal);
 
-    // Partial batches in the order they were opened: the head is the oldest. Emitted ones are skipped lazily.
-    private readonly Queue<PendingBatch> _age = new();
+    // Partial batches in the order they were opened: the head is the oldest. Emitted ones are skipped lazily, and
+    // dropped whenever they outnumber the waiting ones: each holds its rows, and with few partition keys the
+    // buffer never fills, so nothing else would ever take them out.
+    private Queue<PendingBatch> _age = new();
     private long _sequence;
 
     /// <summary>Rows waiting in partial batches.</summary>
@@ -23,6 +25,9 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
 
     /// <summary>Partition keys with a partial batch waiting.</summary>
     public int PendingPartitions => _pending.Count;
+
+    /// <summary>Batches the age queue holds, emitted ones included (they are the memory the queue keeps alive).</summary>
+    internal int QueuedBatches => _age.Count;
 
     /// <summary>Adds a row; batches that become ready are appended to <paramref name="ready"/>. Returns the duplicate resolved, if the row repeated a waiting key.</summary>
     public DuplicateKey? Add(LoadEntity entity, ICollection<ReadyBatch> ready)
@@ -137,6 +142,11 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
         var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations);
         watermark?.Open(batch.FirstRecord);
         _pending[first.PartitionKey] = batch;
+        if (_age.Count >= (2 * _pending.Count) + 64)
+        {
+            _age = new Queue<PendingBatch>(_age.Where(waiting => !waiting.Emitted)); // amortized O(1) per batch
+        }
+
         _age.Enqueue(batch);
         return batch;
     }

@@ -65,6 +65,28 @@ public sealed class PartitionBatcherTests
     }
 
     [Fact]
+    public void Batches_already_sent_are_not_kept_when_the_buffer_never_fills()
+    {
+        // Few keys and full batches: the buffer never fills, so no eviction ever walks the age queue.
+        var batcher = Batcher(maxOperations: 10, maxBuffered: 10_000);
+        var ready = new List<ReadyBatch>();
+        var emitted = 0;
+
+        for (var i = 0; i < 100_000; i++)
+        {
+            batcher.Add(Row($"p{i % 3}", $"r{i}"), ready);
+            emitted += ready.Count;
+            ready.Clear();
+            // At most twice the waiting batches (3 keys) plus a constant: not the 10,000 sent.
+            Assert.True(batcher.QueuedBatches <= (2 * 3) + 65, $"{batcher.QueuedBatches} batches queued after {emitted} were sent");
+        }
+
+        Assert.True(emitted >= 9_990);
+        batcher.Flush(ready);
+        Assert.Equal(100_000, (emitted * 10) + ready.Sum(r => r.Batch.Entities.Count));
+    }
+
+    [Fact]
     public void A_batch_never_exceeds_the_payload_limit()
     {
         var batcher = Batcher(maxPayload: 1_000);
