@@ -60,12 +60,21 @@ public sealed class AdaptiveConcurrencyLimiter : IConcurrencyLimiter
             _waiters.Enqueue(waiter);
         }
 
-        if (cancellationToken.CanBeCanceled)
-        {
-            cancellationToken.Register(() => waiter.TrySetCanceled(cancellationToken));
-        }
+        return cancellationToken.CanBeCanceled ? WaitAsync(waiter, cancellationToken) : new ValueTask<IDisposable>(waiter.Task);
+    }
 
-        return new ValueTask<IDisposable>(waiter.Task);
+    /// <summary>
+    /// Cancels the waiter itself (so a slot handed to it later is refused, not lost) and unregisters once it has its
+    /// slot: the token lives as long as the load, and a registration left on it per wait would grow without end.
+    /// </summary>
+    private static async ValueTask<IDisposable> WaitAsync(TaskCompletionSource<IDisposable> waiter, CancellationToken cancellationToken)
+    {
+        using var registration = cancellationToken.Register(static state =>
+        {
+            var (waiting, token) = ((TaskCompletionSource<IDisposable>, CancellationToken))state!;
+            waiting.TrySetCanceled(token);
+        }, (waiter, cancellationToken));
+        return await waiter.Task.ConfigureAwait(false);
     }
 
     public void Observe(BatchOutcome outcome, bool serviceWidePushback)

@@ -100,6 +100,42 @@ public sealed class AdaptiveConcurrencyLimiterTests
         (await fourth).Dispose();
     }
 
+    [Fact]
+    public async Task A_cancelled_wait_gives_up_its_place_and_the_slot_goes_to_the_next_caller()
+    {
+        var limiter = Limiter(initial: 1);
+        var first = await limiter.AcquireAsync(CancellationToken.None);
+        using var stop = new CancellationTokenSource();
+        var cancelled = limiter.AcquireAsync(stop.Token).AsTask();
+        var next = limiter.AcquireAsync(stop.Token).AsTask();
+
+        await stop.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled);
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => next);
+        first.Dispose();
+
+        // Both waiters are gone: the freed slot is there for a new caller at once.
+        var again = limiter.AcquireAsync(CancellationToken.None).AsTask();
+        Assert.True(again.IsCompletedSuccessfully);
+        (await again).Dispose();
+    }
+
+    [Fact]
+    public async Task A_wait_that_got_its_slot_is_not_cancelled_afterwards()
+    {
+        var limiter = Limiter(initial: 1);
+        var first = await limiter.AcquireAsync(CancellationToken.None);
+        using var stop = new CancellationTokenSource();
+        var waiting = limiter.AcquireAsync(stop.Token).AsTask();
+
+        first.Dispose();
+        using var lease = await waiting;
+        await stop.CancelAsync(); // the registration is gone: nothing may touch the completed wait
+
+        Assert.True(waiting.IsCompletedSuccessfully);
+        Assert.False(limiter.AcquireAsync(CancellationToken.None).AsTask().IsCompleted); // the slot is still held by lease
+    }
+
     /// <summary>
     /// A service that throttles whenever more than 12 batches are in flight. From any start the limit must settle in
     /// a band under that capacity — never back at 1, never up at the maximum — as AIMD does.
