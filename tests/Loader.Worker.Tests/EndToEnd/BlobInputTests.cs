@@ -196,6 +196,29 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
     }
 
     [Fact]
+    public async Task A_prefix_reached_with_a_shared_access_signature_loads_without_any_key_and_the_signature_is_never_shown()
+    {
+        var container = await azurite.CreateContainerAsync(_cancellation);
+        await UploadAsync(container, "in/a.csv", Rows(1, 400));
+        await UploadAsync(container, "in/b.csv", Rows(401, 900));
+        var sas = AccountSas.Create("devstoreaccount1", Loader.Worker.Backends.Tables.TableConnectionString.DevelopmentAccountKey, "rl", DateTimeOffset.UtcNow.AddHours(1));
+        var table = AzuriteFixture.UniqueTableName("sasok");
+        var settings = Settings(Url(container, "in/") + "?" + sas, table);
+        settings.Remove("Loader:Blob:ConnectionString"); // the signature alone opens the blobs
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal((900L, 900L), (report.RowsRead, report.RowsWritten));
+        Assert.Equal(Url(container, "in/"), report.Input);
+        var signature = Uri.UnescapeDataString(sas[(sas.IndexOf("sig=", StringComparison.Ordinal) + 4)..]);
+        Assert.DoesNotContain(signature, run.Logs.AllText + run.Summary, StringComparison.Ordinal);
+        Assert.DoesNotContain(Uri.EscapeDataString(signature), run.Logs.AllText + run.Summary, StringComparison.Ordinal);
+        await AssertTableHoldsAsync(table, Enumerable.Range(1, 900));
+    }
+
+    [Fact]
     public async Task A_refused_shared_access_signature_fails_with_a_message_that_does_not_repeat_it()
     {
         var container = await azurite.CreateContainerAsync(_cancellation);
