@@ -18,26 +18,17 @@ public sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
-        var startedAt = DateTimeOffset.UtcNow;
-        var folder = BenchPaths.NewRunFolder(Command, startedAt);
-        output.WriteLine(Invariant($"# Dry run: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, {settings.Repeat} runs"));
-        output.WriteLine();
-        var machine = await MachineFacts.GatherAsync(cancellationToken);
-        machine.Print(output);
-        output.WriteLine();
-        output.WriteLine("## Commands");
-        var commandLine = ShellText.CurrentCommandLine();
-        output.WriteLine($"- benchmark: `{commandLine}`");
-        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
-        output.WriteLine($"- loader output and reports: {folder}");
+        var bench = await BenchRun.StartAsync(
+            Command, Invariant($"# Dry run: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, {settings.Repeat} runs"), settings, output, cancellationToken);
+        output.WriteLine($"- loader output and reports: {bench.Folder}");
         output.WriteLine();
 
         output.WriteLine("## Runs");
         var samples = new List<DryRunSample>();
         for (var repeat = 1; repeat <= settings.Repeat; repeat++)
         {
-            var reportPath = Path.Combine(folder, Invariant($"dryrun-{repeat}.json"));
-            var run = await LoaderProcess.RunAsync(LoaderArguments.For(csv, settings, reportPath, connectionString: null), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
+            var reportPath = Path.Combine(bench.Folder, Invariant($"dryrun-{repeat}.json"));
+            var run = await LoaderProcess.RunAsync(LoaderArguments.For(bench.Csv, settings, reportPath, connectionString: null), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
             var sample = new DryRunSample(repeat, run.Report?.RowsWritten ?? 0, run.Report?.ElapsedSeconds ?? run.WallSeconds, run.Report?.PeakMemoryMiB,
                 run.PeakResidentMiB, Math.Round(run.WallSeconds, 3), run.CoresUsed, run.CommandLine, run.Problem(settings.Rows));
             output.WriteLine($"- run {repeat}: `{run.CommandLine}`" + (sample.Problem is { } problem ? " -- INVALID: " + problem : ""));
@@ -54,9 +45,7 @@ public sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
         };
         Print(samples, targets, valid);
 
-        var loadAverage = MachineFacts.LoadAverage();
-        var path = ResultsFile.Write(Command, startedAt, new DryRunResults(startedAt, machine, settings, commandLine, dataCommandLine, samples, targets, valid, loadAverage));
-        output.WriteLine($"Load average at the end: {loadAverage}. Results: {path}");
+        bench.Finish(loadAverage => new DryRunResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, targets, valid, loadAverage));
         return BenchExitCodes.Of(valid, targets);
     }
 

@@ -20,17 +20,9 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
-        var startedAt = DateTimeOffset.UtcNow;
-        var folder = BenchPaths.NewRunFolder(Command, startedAt);
-        output.WriteLine(Invariant($"# Ingest: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, {settings.Parallel} batches in flight"));
-        output.WriteLine();
-        var machine = await MachineFacts.GatherAsync(cancellationToken);
-        machine.Print(output);
-        output.WriteLine();
-        output.WriteLine("## Commands");
-        var commandLine = ShellText.CurrentCommandLine();
-        output.WriteLine($"- benchmark: `{commandLine}`");
-        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
+        var bench = await BenchRun.StartAsync(
+            Command, Invariant($"# Ingest: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, {settings.Parallel} batches in flight"), settings, output, cancellationToken);
+        var (csv, folder) = (bench.Csv, bench.Folder);
         var prepared = Prepare(csv);
         var perRowEntities = prepared.Entities.Take((int)settings.PerRowRowsUsed).ToArray();
         output.WriteLine(Invariant($"- one request per row: in this process, the first {perRowEntities.Length:N0} of those entities through TableRestClient.UpsertEntityAsync, {PerRowBaseline.InFlight} in flight"));
@@ -72,10 +64,7 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
         var valid = runs.SelectMany(r => r.Measurements()).All(m => m.Problem is null);
         PrintSummary(summary, ratios, valid);
 
-        var loadAverage = MachineFacts.LoadAverage();
-        var path = ResultsFile.Write(Command, startedAt,
-            new IngestResults(startedAt, machine, settings, commandLine, dataCommandLine, runs, summary, ratios, valid, loadAverage));
-        output.WriteLine($"Load average at the end: {loadAverage}. Results: {path}");
+        bench.Finish(loadAverage => new IngestResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, runs, summary, ratios, valid, loadAverage));
         return BenchExitCodes.Of(valid, ratios);
     }
 

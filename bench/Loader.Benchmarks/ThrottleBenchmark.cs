@@ -34,17 +34,13 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
-        var startedAt = DateTimeOffset.UtcNow;
-        var folder = BenchPaths.NewRunFolder(Command, startedAt);
-        output.WriteLine(Invariant($"# Throttle: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, budget B = {settings.Budget:N0} RU/s at {settings.RuPerKilobyte} RU per started KiB"));
-        output.WriteLine();
-        var machine = await MachineFacts.GatherAsync(cancellationToken);
-        machine.Print(output);
-        output.WriteLine();
-        output.WriteLine("## Commands");
-        var commandLine = ShellText.CurrentCommandLine();
-        output.WriteLine($"- benchmark: `{commandLine}`");
-        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
+        var bench = await BenchRun.StartAsync(
+            Command,
+            Invariant($"# Throttle: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, budget B = {settings.Budget:N0} RU/s at {settings.RuPerKilobyte} RU per started KiB"),
+            settings,
+            output,
+            cancellationToken);
+        var (csv, folder) = (bench.Csv, bench.Folder);
         output.WriteLine(Invariant($"- service: for each run a fresh in-memory Azurite behind the throttling simulator in this process (`--ru-per-second {settings.Budget} --burst-seconds 1 --ru-per-kb {settings.RuPerKilobyte}`); the table is counted on Azurite afterwards"));
         output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below; its output and report are in {folder}");
         output.WriteLine();
@@ -64,10 +60,7 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
         var valid = adaptive.Problem is null && fixedRun.Problem is null;
         ThrottlePrinter.Print(output, settings, adaptive, fixedRun, targets, valid);
 
-        var loadAverage = MachineFacts.LoadAverage();
-        var path = ResultsFile.Write(Command, startedAt,
-            new ThrottleResults(startedAt, machine, settings, commandLine, dataCommandLine, adaptive, fixedRun, targets, valid, loadAverage));
-        output.WriteLine($"Load average at the end: {loadAverage}. Results: {path}");
+        bench.Finish(loadAverage => new ThrottleResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, adaptive, fixedRun, targets, valid, loadAverage));
         return BenchExitCodes.Of(valid, targets);
     }
 

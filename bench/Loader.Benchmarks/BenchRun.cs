@@ -1,0 +1,63 @@
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// What every benchmark command opens and closes with: a heading, the machine, the command line and the data set,
+/// and at the end the load average and the results file.
+/// </summary>
+public sealed class BenchRun
+{
+    private readonly string _command;
+    private readonly TextWriter _output;
+
+    private BenchRun(string command, TextWriter output, DateTimeOffset startedAt, MachineFacts machine, string commandLine, string csv, string dataCommandLine)
+    {
+        _command = command;
+        _output = output;
+        StartedAt = startedAt;
+        Folder = BenchPaths.NewRunFolder(command, startedAt);
+        Machine = machine;
+        CommandLine = commandLine;
+        Csv = csv;
+        DataCommandLine = dataCommandLine;
+    }
+
+    public DateTimeOffset StartedAt { get; }
+
+    /// <summary>Where this run keeps the loader's reports and logs.</summary>
+    public string Folder { get; }
+
+    public MachineFacts Machine { get; }
+
+    /// <summary>The benchmark's own command line, as printed.</summary>
+    public string CommandLine { get; }
+
+    /// <summary>The generated input.</summary>
+    public string Csv { get; }
+
+    /// <summary>The DataGen command that writes the same input.</summary>
+    public string DataCommandLine { get; }
+
+    /// <summary>Prints the heading, the machine and the first lines of "## Commands" (the benchmark and its data); the caller adds its own.</summary>
+    public static async Task<BenchRun> StartAsync(string command, string heading, BenchSettings settings, TextWriter output, CancellationToken cancellationToken)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        output.WriteLine(heading);
+        output.WriteLine();
+        var machine = await MachineFacts.GatherAsync(cancellationToken);
+        machine.Print(output);
+        output.WriteLine();
+        output.WriteLine("## Commands");
+        var commandLine = ShellText.CurrentCommandLine();
+        output.WriteLine($"- benchmark: `{commandLine}`");
+        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
+        return new BenchRun(command, output, startedAt, machine, commandLine, csv, dataCommandLine);
+    }
+
+    /// <summary>Writes the results, made from the load average at the end, to bench/results and says where.</summary>
+    public void Finish<T>(Func<string, T> results)
+    {
+        var loadAverage = MachineFacts.LoadAverage();
+        var path = ResultsFile.Write(_command, StartedAt, results(loadAverage));
+        _output.WriteLine($"Load average at the end: {loadAverage}. Results: {path}");
+    }
+}
