@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Text.Encodings.Web;
 using System.Text.Json;
 using Loader.Abstractions;
 
@@ -12,12 +10,10 @@ namespace Loader.Worker.Backends.Cosmos;
 /// </summary>
 internal sealed class CosmosItemJson(string partitionKeyProperty)
 {
-    private static readonly JsonWriterOptions s_options = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping, SkipValidation = true };
-
     public MemoryStream Serialize(LoadEntity entity)
     {
         var stream = new MemoryStream(Math.Max(256, entity.PayloadBytes));
-        using (var writer = new Utf8JsonWriter(stream, s_options))
+        using (var writer = new Utf8JsonWriter(stream, JsonText.WriterOptions))
         {
             writer.WriteStartObject();
             WriteKeys(writer, entity);
@@ -37,7 +33,7 @@ internal sealed class CosmosItemJson(string partitionKeyProperty)
     public MemoryStream Merge(LoadEntity entity, JsonElement existing)
     {
         var stream = new MemoryStream(Math.Max(256, entity.PayloadBytes * 2));
-        using (var writer = new Utf8JsonWriter(stream, s_options))
+        using (var writer = new Utf8JsonWriter(stream, JsonText.WriterOptions))
         {
             writer.WriteStartObject();
             WriteKeys(writer, entity);
@@ -89,7 +85,7 @@ internal sealed class CosmosItemJson(string partitionKeyProperty)
                 writer.WriteBoolean(property.Name, property.AsBoolean());
                 break;
             case ColumnType.DateTime:
-                writer.WriteString(property.Name, property.AsDateTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture));
+                writer.WriteString(property.Name, JsonText.UtcDateTime(property.AsDateTime()));
                 break;
             case ColumnType.Guid:
                 writer.WriteString(property.Name, property.AsGuid().ToString("D"));

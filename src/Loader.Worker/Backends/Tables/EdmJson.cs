@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Encodings.Web;
 using System.Text.Json;
 using Loader.Abstractions;
 
@@ -11,13 +10,6 @@ namespace Loader.Worker.Backends.Tables;
 /// </summary>
 internal static class EdmJson
 {
-    /// <summary>Keeps non-ASCII text as UTF-8 instead of \u escapes: smaller requests, nearer the size estimate.</summary>
-    public static readonly JsonWriterOptions WriterOptions = new()
-    {
-        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-        SkipValidation = true,
-    };
-
     public static void WriteProperties(Utf8JsonWriter writer, IReadOnlyList<EntityProperty> properties)
     {
         foreach (var property in properties)
@@ -50,7 +42,7 @@ internal static class EdmJson
                 break;
             case ColumnType.DateTime:
                 WriteAnnotation(writer, property.Name, "Edm.DateTime");
-                writer.WriteString(property.Name, property.AsDateTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture));
+                writer.WriteString(property.Name, JsonText.UtcDateTime(property.AsDateTime()));
                 break;
             case ColumnType.Guid:
                 WriteAnnotation(writer, property.Name, "Edm.Guid");

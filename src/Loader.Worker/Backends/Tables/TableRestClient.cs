@@ -101,7 +101,7 @@ public sealed class TableRestClient
         using var message = CreateMessage(RequestMethod.Put, path);
         message.Request.Headers.SetValue("Content-Type", "application/json");
         var buffer = new System.Buffers.ArrayBufferWriter<byte>(Math.Max(256, entity.PayloadBytes));
-        using (var json = new Utf8JsonWriter(buffer, EdmJson.WriterOptions))
+        using (var json = new Utf8JsonWriter(buffer, JsonText.WriterOptions))
         {
             json.WriteStartObject();
             EdmJson.WriteProperties(json, entity.Properties);

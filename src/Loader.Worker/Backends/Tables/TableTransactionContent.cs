@@ -38,7 +38,7 @@ public sealed class TableTransactionContent
     public ReadOnlyMemory<byte> Build(EntityBatch batch, string batchBoundary, string changesetBoundary)
     {
         var buffer = new ArrayBufferWriter<byte>(EstimateCapacity(batch));
-        using var json = new Utf8JsonWriter(buffer, EdmJson.WriterOptions);
+        using var json = new Utf8JsonWriter(buffer, JsonText.WriterOptions);
 
         Ascii(buffer, $"--{batchBoundary}\r\nContent-Type: multipart/mixed; boundary={changesetBoundary}\r\n\r\n");
         foreach (var entity in batch.Entities)
