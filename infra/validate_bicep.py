@@ -30,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.dont_write_bytecode = True  # no __pycache__ left in infra/
 sys.path.insert(0, str(HERE))
-from validate_compose import loader_setting_known  # noqa: E402  (same folder)
+from validate_compose import loader_setting_known, report  # noqa: E402  (same folder)
 
 REPO = HERE.parent
 
@@ -537,17 +537,9 @@ def main(argv: list[str]) -> int:
             if path != main_file.path.resolve() and path not in referenced:
                 notes.append(f"{path.relative_to(REPO)} is not used by any module declaration")
 
-    if problems:
-        print("problems:")
-        for problem in problems:
-            print(f"  - {problem}")
-    else:
-        resources = sum(len(bicep.resources) for bicep in files.values())
-        print(f"OK: {len(files)} .bicep files ({resources} resource declarations), "
-              f"{len(param_paths)} .bicepparam files under {root.relative_to(REPO)}")
-    for note in notes:
-        print(f"note: {note}")
-    return 1 if problems else 0
+    resources = sum(len(bicep.resources) for bicep in files.values())
+    return report(problems, f"OK: {len(files)} .bicep files ({resources} resource declarations), "
+                            f"{len(param_paths)} .bicepparam files under {root.relative_to(REPO)}", notes)
 
 
 if __name__ == "__main__":

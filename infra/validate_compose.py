@@ -174,6 +174,19 @@ def check_dockerfile(dockerfile: Path, problems: list[str]) -> None:
         problems.append(f"{where}: no USER: the container would run as root")
 
 
+def report(problems: list[str], ok_line: str, notes: list[str]) -> int:
+    """Prints the problems, or the OK line when there are none, then the notes; the exit code."""
+    if problems:
+        print("problems:")
+        for problem in problems:
+            print(f"  - {problem}")
+    else:
+        print(ok_line)
+    for note in notes:
+        print(f"note: {note}")
+    return 1 if problems else 0
+
+
 def main(argv: list[str]) -> int:
     try:
         import yaml  # PyYAML
@@ -349,16 +362,8 @@ def main(argv: list[str]) -> int:
         if "10002" not in (" ".join(test) if isinstance(test, list) else str(test)):
             problems.append("services.azurite: healthcheck does not probe the table port 10002")
 
-    if problems:
-        print("problems:")
-        for problem in problems:
-            print(f"  - {problem}")
-    else:
-        print(f"OK: {path.relative_to(REPO) if path.is_relative_to(REPO) else path}: "
-              f"{len(services)} services ({', '.join(services)})")
-    for note in notes:
-        print(f"note: {note}")
-    return 1 if problems else 0
+    return report(problems, f"OK: {path.relative_to(REPO) if path.is_relative_to(REPO) else path}: "
+                            f"{len(services)} services ({', '.join(services)})", notes)
 
 
 if __name__ == "__main__":
