@@ -38,14 +38,14 @@ internal sealed partial class AzureMonitorMetricsExport(
             return Task.CompletedTask;
         }
 
-        if (!IsConnectionString(connectionString))
+        _configuration = Configure(connectionString);
+        if (_configuration is null)
         {
             // Only the environment variable gets here (the setting is validated at start); metrics are not worth failing the load.
             LogNotConnectionString(ConnectionStringVariable);
             return Task.CompletedTask;
         }
 
-        _configuration = new TelemetryConfiguration { ConnectionString = connectionString };
         if (telemetry.AzureMonitorAuthentication == AzureMonitorAuthentication.EntraId)
         {
             // Application Insights with local authentication disabled: the connection string names the resource,
@@ -86,15 +86,32 @@ internal sealed partial class AzureMonitorMetricsExport(
 
     internal static bool IsConnectionString(string text)
     {
+        using var probe = Configure(text);
+        return probe is not null;
+    }
+
+    /// <summary>A configuration for an Application Insights connection string; null when the text is not one.</summary>
+    private static TelemetryConfiguration? Configure(string connectionString)
+    {
+        var configuration = new TelemetryConfiguration();
         try
         {
-            using var probe = new TelemetryConfiguration { ConnectionString = text };
-            return !string.IsNullOrEmpty(probe.InstrumentationKey);
+            configuration.ConnectionString = connectionString;
         }
         catch (ArgumentException)
         {
-            return false;
+            // Not a connection string: the callers name the setting, without repeating its value.
+            configuration.Dispose();
+            return null;
         }
+
+        if (string.IsNullOrEmpty(configuration.InstrumentationKey))
+        {
+            configuration.Dispose();
+            return null;
+        }
+
+        return configuration;
     }
 
     public void Dispose()
