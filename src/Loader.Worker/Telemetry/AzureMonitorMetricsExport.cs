@@ -142,29 +142,31 @@ internal sealed partial class AzureMonitorMetricsExport(
     /// <summary>One instrument's way into Application Insights; the loader's instruments carry at most one tag.</summary>
     private sealed class MetricForwarder(TelemetryClient client, string name)
     {
+        // One value at a time into the SDK: its mostly lock-free pre-aggregation lost one of seven values that arrived
+        // at once from parallel batches (a CI run under load). A few values per batch make the lock cost nothing.
+        private readonly Lock _lock = new();
         private readonly Metric _plain = client.GetMetric(name);
         private readonly Dictionary<string, Metric> _byTag = [];
 
         public void Track(double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
         {
-            if (tags.Length == 0)
+            lock (_lock)
             {
-                _plain.TrackValue(value);
-                return;
-            }
+                if (tags.Length == 0)
+                {
+                    _plain.TrackValue(value);
+                    return;
+                }
 
-            var (key, tagValue) = (tags[0].Key, tags[0].Value?.ToString() ?? "");
-            Metric metric;
-            lock (_byTag)
-            {
-                if (!_byTag.TryGetValue(key, out metric!))
+                var key = tags[0].Key;
+                if (!_byTag.TryGetValue(key, out var metric))
                 {
                     metric = client.GetMetric(name, key);
                     _byTag[key] = metric;
                 }
-            }
 
-            metric.TrackValue(value, tagValue);
+                metric.TrackValue(value, tags[0].Value?.ToString() ?? "");
+            }
         }
     }
 
