@@ -15,7 +15,7 @@ public sealed class ColumnConverter(CultureInfo culture)
     private readonly byte _decimalSeparator = culture.NumberFormat.NumberDecimalSeparator is [var separator] && separator < 128 ? (byte)separator : (byte)0;
 
     /// <summary>Converts <paramref name="utf8"/> to a non-string type; false when it is not a valid value of the type.</summary>
-    public bool TryConvert(string name, ColumnType type, ReadOnlySpan<byte> utf8, out EntityProperty property)
+    public bool TryConvert(PropertyName name, ColumnType type, ReadOnlySpan<byte> utf8, out EntityProperty property)
     {
         switch (type)
         {

@@ -18,6 +18,8 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
     // Strings of the current record, made at most once per cell (a key column is often also a property).
     private readonly string?[] _strings = new string?[plan.Header.Count];
 
+    private readonly RecordTextSlab _recordTexts = new();
+
     /// <summary>Maps the record the reader stands on.</summary>
     public MapResult Map(CsvReader record)
     {
@@ -57,9 +59,9 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
             EntityProperty property;
             if (column.Type == ColumnType.String)
             {
-                property = EntityProperty.FromString(column.Name, _strings[column.Index] ??= record.GetString(column.Index));
+                property = EntityProperty.FromString(column.Property, _strings[column.Index] ??= record.GetString(column.Index));
             }
-            else if (!converter.TryConvert(column.Name, column.Type, utf8, out property))
+            else if (!converter.TryConvert(column.Property, column.Type, utf8, out property))
             {
                 return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a valid {column.Type}");
             }
@@ -71,7 +73,7 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
         var inspection = backend.Inspect(partitionKey, rowKey, properties);
         return inspection.Violation is { } violation
             ? Reject(record, origin, violation)
-            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, record.RawRecord.ToArray()));
+            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, _recordTexts.Keep(record.RawRecord)));
     }
 
     private static MapResult Reject(CsvReader record, Abstractions.RowOrigin origin, string reason) =>

@@ -40,7 +40,11 @@ public sealed class MappingPlan
     internal int[] KeyColumns { get; }
 
     /// <summary>A column written as a property.</summary>
-    public readonly record struct WrittenColumn(int Index, string Name, ColumnType Type);
+    public readonly record struct WrittenColumn(int Index, string Name, ColumnType Type)
+    {
+        /// <summary>The name as properties hold it, registered once here rather than looked up per row.</summary>
+        public PropertyName Property { get; } = PropertyName.Of(Name);
+    }
 
     /// <summary>Binds templates and column types to a header; throws <see cref="CsvHeaderException"/> naming the column or setting at fault.</summary>
     public static MappingPlan Create(

@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Loader.Abstractions;
 
 namespace Loader.Worker.Tests.Abstractions;
@@ -40,5 +41,29 @@ public sealed class EntityPropertyTests
         var local = new DateTime(2024, 6, 1, 12, 0, 0, DateTimeKind.Local);
 
         Assert.Equal(local.ToUniversalTime(), EntityProperty.FromDateTime("t", local).AsDateTime());
+    }
+
+    [Fact]
+    public void A_property_takes_sixteen_bytes_whatever_its_type()
+    {
+        // Rows wait in partial batches by the tens of thousands; every byte of a property is copied by each collection they survive.
+        Assert.Equal(16, Unsafe.SizeOf<EntityProperty>());
+    }
+
+    [Theory]
+    [MemberData(nameof(Values))]
+    public void Keeps_its_name_for_each_type(ColumnType type, object value)
+    {
+        var property = EntityProperty.From("departure_delay", type, value);
+
+        Assert.Equal("departure_delay", property.Name);
+        Assert.NotEqual(property, EntityProperty.From("arrival_delay", type, value));
+    }
+
+    [Fact]
+    public void The_same_name_is_registered_once()
+    {
+        Assert.Same(PropertyName.Of("carrier"), PropertyName.Of(new string("carrier".AsSpan())));
+        Assert.NotSame(PropertyName.Of("carrier"), PropertyName.Of("Carrier"));
     }
 }
