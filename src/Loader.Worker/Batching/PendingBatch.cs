@@ -5,10 +5,13 @@ namespace Loader.Worker.Batching;
 /// <summary>Rows of one partition key waiting for their batch to fill.</summary>
 internal sealed class PendingBatch(string partitionKey, long firstRecord, int capacity)
 {
-    // Up to this many rows a linear scan finds a repeated row key faster than a hash set costs to build.
-    private const int LinearScanLimit = 16;
+    // Row-key hashes beside the entities, so a repeated key is found by a vectorized scan of ints and a string
+    // comparison only where a hash matches: no per-batch dictionary to allocate and fill for every row.
+    private int[] _hashes = new int[Math.Min(capacity, 8)];
 
-    private Dictionary<string, int>? _indexByRowKey;
+    // The hash of the key last looked up: Add usually follows IndexOf for the same row.
+    private string? _lookedUp;
+    private int _lookedUpHash;
 
     public string PartitionKey { get; } = partitionKey;
 
@@ -32,17 +35,18 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
 
     public int IndexOf(string rowKey)
     {
-        if (_indexByRowKey is not null)
+        var hash = HashOf(rowKey);
+        var hashes = _hashes.AsSpan(0, Entities.Count);
+        var start = 0;
+        while (hashes[start..].IndexOf(hash) is var found && found >= 0)
         {
-            return _indexByRowKey.TryGetValue(rowKey, out var index) ? index : -1;
-        }
-
-        for (var i = 0; i < Entities.Count; i++)
-        {
-            if (string.Equals(Entities[i].RowKey, rowKey, StringComparison.Ordinal))
+            var index = start + found;
+            if (string.Equals(Entities[index].RowKey, rowKey, StringComparison.Ordinal))
             {
-                return i;
+                return index;
             }
+
+            start = index + 1;
         }
 
         return -1;
@@ -50,39 +54,38 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
 
     public void Add(LoadEntity entity)
     {
+        if (Entities.Count == _hashes.Length)
+        {
+            Array.Resize(ref _hashes, _hashes.Length * 2);
+        }
+
+        _hashes[Entities.Count] = HashOf(entity.RowKey);
         Entities.Add(entity);
         PayloadBytes += entity.PayloadBytes;
-        if (_indexByRowKey is not null)
-        {
-            _indexByRowKey[entity.RowKey] = Entities.Count - 1;
-        }
-        else if (Entities.Count > LinearScanLimit)
-        {
-            _indexByRowKey = new Dictionary<string, int>(Entities.Count * 2, StringComparer.Ordinal);
-            for (var i = 0; i < Entities.Count; i++)
-            {
-                _indexByRowKey[Entities[i].RowKey] = i;
-            }
-        }
     }
 
     public void RemoveAt(int index)
     {
         PayloadBytes -= Entities[index].PayloadBytes;
         Entities.RemoveAt(index);
-        if (_indexByRowKey is not null)
-        {
-            _indexByRowKey.Clear();
-            for (var i = 0; i < Entities.Count; i++)
-            {
-                _indexByRowKey[Entities[i].RowKey] = i;
-            }
-        }
+        Array.Copy(_hashes, index + 1, _hashes, index, Entities.Count - index);
     }
 
     public void Replace(int index, LoadEntity entity)
     {
         PayloadBytes += entity.PayloadBytes - Entities[index].PayloadBytes;
         Entities[index] = entity;
+        _hashes[index] = HashOf(entity.RowKey);
+    }
+
+    private int HashOf(string rowKey)
+    {
+        if (!ReferenceEquals(rowKey, _lookedUp))
+        {
+            _lookedUp = rowKey;
+            _lookedUpHash = string.GetHashCode(rowKey, StringComparison.Ordinal);
+        }
+
+        return _lookedUpHash;
     }
 }

@@ -12,7 +12,9 @@ namespace Loader.Worker.Dispatch;
 /// </summary>
 internal sealed class BatchWork(ReadyBatch ready)
 {
-    private readonly IReadOnlyDictionary<LoadEntity, LoadEntity> _superseded = ready.Superseded ?? new Dictionary<LoadEntity, LoadEntity>();
+    private static readonly Dictionary<LoadEntity, LoadEntity> s_noneSuperseded = [];
+
+    private readonly IReadOnlyDictionary<LoadEntity, LoadEntity> _superseded = ready.Superseded ?? s_noneSuperseded;
 
     public EntityBatch Current { get; private set; } = ready.Batch;
 
@@ -25,7 +27,7 @@ internal sealed class BatchWork(ReadyBatch ready)
         if (outcome.Status == BatchStatus.Written)
         {
             Current = Current with { Entities = [] };
-            return new Settlement(entities.Count, entities.Sum(ChainLength), []);
+            return new Settlement(entities.Count, _superseded.Count == 0 ? 0 : entities.Sum(ChainLength), []);
         }
 
         var applied = new bool[entities.Count];
@@ -79,6 +81,22 @@ internal sealed class BatchWork(ReadyBatch ready)
 
         Current = Current with { Entities = rest };
         return new Settlement(appliedCount, superseded, rejected);
+    }
+
+    /// <summary>The highest record among the rows still to send.</summary>
+    public long HighestRecord
+    {
+        get
+        {
+            var entities = Current.Entities;
+            var highest = 0L;
+            for (var i = 0; i < entities.Count; i++)
+            {
+                highest = Math.Max(highest, entities[i].Origin.Record);
+            }
+
+            return highest;
+        }
     }
 
     /// <summary>Rows that are not written when the remaining entities fail: each entity and the rows it replaced.</summary>

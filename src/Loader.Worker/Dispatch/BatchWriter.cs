@@ -91,7 +91,7 @@ public sealed partial class BatchWriter(
             }
         }
 
-        watermark.Sent(work.Current.Entities.Max(entity => entity.Origin.Record));
+        watermark.Sent(work.HighestRecord);
         statistics.Attempt(outcome);
         var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
         controls.Limiter.Observe(outcome, serviceWide);

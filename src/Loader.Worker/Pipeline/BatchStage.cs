@@ -24,13 +24,10 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
                     {
                         Account(duplicate);
                     }
-
-                    if (ready.Count > 0)
-                    {
-                        PassOn(ready, output);
-                    }
                 }
 
+                // The chunk's batches go together: the dispatcher then wakes once per chunk, not once per batch.
+                PassOn(ready, output);
                 watermark.Batched(chunk[^1].Origin.Record);
             }
 

@@ -187,4 +187,30 @@ public sealed class PartitionBatcherTests
 
         Assert.Equal([(1L, "a"), (2L, "b"), (4L, "a")], ready.Select(r => (r.FirstRecord, r.Batch.PartitionKey)));
     }
+
+    [Fact]
+    public void A_repeated_key_is_found_wherever_it_stands_in_a_full_size_batch()
+    {
+        var batcher = Batcher();
+        var ready = new List<ReadyBatch>();
+        for (var i = 0; i < 90; i++)
+        {
+            batcher.Add(Row("a", $"key-{i}", 100, ("v", "first")), ready);
+        }
+
+        var repeated = new[] { 0, 5, 16, 17, 60, 89 };
+        foreach (var i in repeated)
+        {
+            Assert.Equal(DuplicateResolution.LaterReplacesEarlier, batcher.Add(Row("a", $"key-{i}", 100, ("v", "second")), ready)?.Resolution);
+        }
+
+        Assert.Null(batcher.Add(Row("a", "key-90", 100, ("v", "first")), ready));
+        batcher.Flush(ready);
+        var batch = Assert.Single(ready).Batch;
+        Assert.Equal(91, batch.Entities.Count);
+        Assert.Equal(Enumerable.Range(0, 91).Select(i => $"key-{i}"), batch.Entities.Select(e => e.RowKey));
+        Assert.Equal(
+            Enumerable.Range(0, 91).Select(i => repeated.Contains(i) ? "second" : "first"),
+            batch.Entities.Select(e => e.Properties.Single().AsString()));
+    }
 }
