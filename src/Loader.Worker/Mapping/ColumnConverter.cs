@@ -14,13 +14,22 @@ public sealed class ColumnConverter(CultureInfo culture)
     // The fast path applies when the culture's decimal separator is one ASCII character ('.' or ',').
     private readonly byte _decimalSeparator = culture.NumberFormat.NumberDecimalSeparator is [var separator] && separator < 128 ? (byte)separator : (byte)0;
 
+    // Integers take the fast path when the culture writes their signs as ASCII '-' and '+'.
+    private readonly bool _asciiSigns = culture.NumberFormat is { NegativeSign: "-", PositiveSign: "+" };
+
     /// <summary>Converts <paramref name="utf8"/> to a non-string type; false when it is not a valid value of the type.</summary>
     public bool TryConvert(PropertyName name, ColumnType type, ReadOnlySpan<byte> utf8, out EntityProperty property)
     {
         switch (type)
         {
+            case ColumnType.Int32 when _asciiSigns && DecimalFastPath.TryParseInteger(utf8, out var fast) && fast is >= int.MinValue and <= int.MaxValue:
+                property = EntityProperty.FromInt32(name, (int)fast);
+                return true;
             case ColumnType.Int32 when int.TryParse(utf8, IntegerStyle, culture, out var int32):
                 property = EntityProperty.FromInt32(name, int32);
+                return true;
+            case ColumnType.Int64 when _asciiSigns && DecimalFastPath.TryParseInteger(utf8, out var fast):
+                property = EntityProperty.FromInt64(name, fast);
                 return true;
             case ColumnType.Int64 when long.TryParse(utf8, IntegerStyle, culture, out var int64):
                 property = EntityProperty.FromInt64(name, int64);

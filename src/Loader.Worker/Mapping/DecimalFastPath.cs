@@ -70,4 +70,40 @@ internal static class DecimalFastPath
 
         return true;
     }
+
+    /// <summary>
+    /// Parses <c>[-+]digits</c> with at most 18 digits, exactly (no overflow is possible below 10^18), a few times
+    /// faster than the culture-aware parser. Any other shape returns false and goes to the full parser.
+    /// </summary>
+    public static bool TryParseInteger(ReadOnlySpan<byte> utf8, out long value)
+    {
+        value = 0;
+        var i = 0;
+        var negative = false;
+        if (utf8.Length > 0 && (utf8[0] == (byte)'-' || utf8[0] == (byte)'+'))
+        {
+            negative = utf8[0] == (byte)'-';
+            i = 1;
+        }
+
+        if (utf8.Length == i || utf8.Length - i > 18)
+        {
+            return false;
+        }
+
+        long magnitude = 0;
+        for (; i < utf8.Length; i++)
+        {
+            var digit = (uint)(utf8[i] - '0');
+            if (digit > 9)
+            {
+                return false;
+            }
+
+            magnitude = (magnitude * 10) + digit;
+        }
+
+        value = negative ? -magnitude : magnitude;
+        return true;
+    }
 }

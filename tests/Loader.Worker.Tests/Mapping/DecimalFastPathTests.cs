@@ -52,4 +52,42 @@ public sealed class DecimalFastPathTests
         Assert.Equal(12.5, value);
         Assert.False(DecimalFastPath.TryParse("12.5"u8, (byte)',', out _));
     }
+
+    [Fact]
+    public void Integers_agree_with_the_full_parser_on_every_shape_accepted()
+    {
+        var random = new Random(12);
+        for (var i = 0; i < 200_000; i++)
+        {
+            var digits = random.Next(0, 21);
+            var text = (random.Next(4) switch { 0 => "-", 1 => "+", _ => "" })
+                + string.Concat(Enumerable.Range(0, digits).Select(_ => (char)('0' + random.Next(10))));
+            var expected = long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed);
+
+            var fast = DecimalFastPath.TryParseInteger(Encoding.ASCII.GetBytes(text), out var value);
+
+            if (fast)
+            {
+                Assert.True(expected, $"fast path accepted '{text}', the full parser does not");
+                Assert.Equal(parsed, value);
+            }
+            else
+            {
+                Assert.True(digits is 0 or > 18, $"fast path refused '{text}'");
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(" 12")]
+    [InlineData("1,000")]
+    [InlineData("12 ")]
+    [InlineData("1.0")]
+    [InlineData("-")]
+    [InlineData("")]
+    [InlineData("0x1F")]
+    public void Integers_of_any_other_shape_go_to_the_full_parser(string text)
+    {
+        Assert.False(DecimalFastPath.TryParseInteger(Encoding.UTF8.GetBytes(text), out _));
+    }
 }
