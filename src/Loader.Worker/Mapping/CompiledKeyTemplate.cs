@@ -1,3 +1,6 @@
+using System.Text;
+using CsvHelper;
+
 namespace Loader.Worker.Mapping;
 
 /// <summary>A key template bound to column positions: renders a key from a record's fields without lookups.</summary>
@@ -13,9 +16,6 @@ internal sealed class CompiledKeyTemplate
         _columns = columns;
         _columnNames = columnNames;
     }
-
-    /// <summary>Positions of the columns the template reads.</summary>
-    public IEnumerable<int> ColumnIndexes => _columns.Where(index => index >= 0);
 
     /// <summary>Binds the template to a header; a missing column throws with its name.</summary>
     public static CompiledKeyTemplate Compile(KeyTemplate template, IReadOnlyDictionary<string, int> columnIndex)
@@ -48,20 +48,25 @@ internal sealed class CompiledKeyTemplate
         return new CompiledKeyTemplate(literals, columns, names);
     }
 
-    /// <summary>Renders the key; returns null and the name of the first referenced column that is empty.</summary>
-    public string? Render(string[] fields, out string? emptyColumn)
+    /// <summary>
+    /// Renders the key from the record the reader stands on; returns null and the name of the first referenced
+    /// column that is empty. A single-column key is that cell's string, kept in <paramref name="strings"/> (the
+    /// mapper's per-record cache, so a key column that is also a property is decoded once); any other key is
+    /// decoded straight from the cells' UTF-8 into one string, without a string per cell.
+    /// </summary>
+    public string? Render(CsvReader record, string?[] strings, out string? emptyColumn)
     {
         emptyColumn = null;
         if (_columns.Length == 1 && _columns[0] >= 0)
         {
-            var only = fields[_columns[0]];
-            if (only.Length == 0)
+            var column = _columns[0];
+            if (record.GetSpan(column).IsEmpty)
             {
                 emptyColumn = _columnNames[0];
                 return null;
             }
 
-            return only;
+            return strings[column] ??= record.GetString(column);
         }
 
         var length = 0;
@@ -73,25 +78,32 @@ internal sealed class CompiledKeyTemplate
                 continue;
             }
 
-            var value = fields[_columns[i]];
-            if (value.Length == 0)
+            var cell = record.GetSpan(_columns[i]);
+            if (cell.IsEmpty)
             {
                 emptyColumn = _columnNames[i];
                 return null;
             }
 
-            length += value.Length;
+            length += Encoding.UTF8.GetCharCount(cell);
         }
 
-        return string.Create(length, (this, fields), static (span, state) =>
+        return string.Create(length, (this, record), static (span, state) =>
         {
-            var (template, fields) = state;
+            var (template, record) = state;
             for (var i = 0; i < template._columns.Length; i++)
             {
-                var part = template._columns[i] < 0 ? template._literals[i]! : fields[template._columns[i]];
-                part.AsSpan().CopyTo(span);
-                span = span[part.Length..];
+                var written = template._columns[i] < 0
+                    ? Copy(template._literals[i]!, span)
+                    : Encoding.UTF8.GetChars(record.GetSpan(template._columns[i]), span);
+                span = span[written..];
             }
         });
+    }
+
+    private static int Copy(string literal, Span<char> destination)
+    {
+        literal.AsSpan().CopyTo(destination);
+        return literal.Length;
     }
 }

@@ -30,18 +30,13 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
         }
 
         Array.Clear(_strings);
-        foreach (var column in plan.KeyColumns)
-        {
-            _strings[column] = record.GetString(column);
-        }
-
-        var partitionKey = plan.PartitionKey.Render(_strings!, out var emptyColumn);
+        var partitionKey = plan.PartitionKey.Render(record, _strings, out var emptyColumn);
         if (partitionKey is null)
         {
             return Reject(record, origin, $"partition key is empty: column '{emptyColumn}' is empty");
         }
 
-        var rowKey = plan.RowKey.Render(_strings!, out emptyColumn);
+        var rowKey = plan.RowKey.Render(record, _strings, out emptyColumn);
         if (rowKey is null)
         {
             return Reject(record, origin, $"row key is empty: column '{emptyColumn}' is empty");

@@ -21,7 +21,6 @@ public sealed class MappingPlan
         PartitionKey = partitionKey;
         RowKey = rowKey;
         WrittenColumns = columns;
-        KeyColumns = [.. partitionKey.ColumnIndexes.Concat(rowKey.ColumnIndexes).Distinct()];
     }
 
     public IReadOnlyList<string> Header { get; }
@@ -35,9 +34,6 @@ public sealed class MappingPlan
 
     /// <summary>The same, as an array for the mapper's per-row loop.</summary>
     internal WrittenColumn[] WrittenColumns { get; }
-
-    /// <summary>Positions of the columns the key templates read.</summary>
-    internal int[] KeyColumns { get; }
 
     /// <summary>A column written as a property.</summary>
     public readonly record struct WrittenColumn(int Index, string Name, ColumnType Type)

@@ -1,3 +1,5 @@
+using System.Text;
+using CsvHelper;
 using Loader.Worker.Mapping;
 
 namespace Loader.Worker.Tests.Mapping;
@@ -40,22 +42,45 @@ public sealed class KeyTemplateTests
     }
 
     [Fact]
-    public void Renders_from_fields_and_names_the_empty_column()
+    public void Renders_from_the_record_and_names_the_empty_column()
     {
         var index = new Dictionary<string, int> { ["a"] = 0, ["b"] = 1 };
         var compiled = CompiledKeyTemplate.Compile(KeyTemplate.Parse("{a}|{b}"), index);
 
-        Assert.Equal("x|y", compiled.Render(["x", "y"], out _));
-        Assert.Null(compiled.Render(["x", ""], out var empty));
+        using var full = RecordOf("a,b\nx,y\n");
+        Assert.Equal("x|y", compiled.Render(full, new string?[2], out _));
+        using var partial = RecordOf("a,b\nx,\n");
+        Assert.Null(compiled.Render(partial, new string?[2], out var empty));
         Assert.Equal("b", empty);
     }
 
     [Fact]
-    public void A_single_column_template_returns_the_field_itself()
+    public void Renders_quoted_and_non_ascii_cells_as_their_text()
+    {
+        var compiled = CompiledKeyTemplate.Compile(KeyTemplate.Parse("{a}-{b}"), new Dictionary<string, int> { ["a"] = 0, ["b"] = 1 });
+        using var record = RecordOf("a,b\n\"ü,\"\"q\"\"\",日本\n");
+
+        Assert.Equal("ü,\"q\"-日本", compiled.Render(record, new string?[2], out _));
+    }
+
+    [Fact]
+    public void A_single_column_template_returns_the_cell_string_and_keeps_it_for_the_properties()
     {
         var compiled = CompiledKeyTemplate.Compile(KeyTemplate.Parse("{a}"), new Dictionary<string, int> { ["a"] = 1 });
-        string[] fields = ["zero", "one"];
+        using var record = RecordOf("z,a\nzero,one\n");
+        var strings = new string?[2];
 
-        Assert.Same(fields[1], compiled.Render(fields, out _));
+        var key = compiled.Render(record, strings, out _);
+
+        Assert.Equal("one", key);
+        Assert.Same(key, strings[1]);
+    }
+
+    private static CsvReader RecordOf(string csv)
+    {
+        var reader = CsvReader.Create(new MemoryStream(Encoding.UTF8.GetBytes(csv)), new CsvReaderOptions { HasHeader = true }, leaveOpen: false);
+        _ = reader.Headers;
+        Assert.True(reader.Read());
+        return reader;
     }
 }

@@ -34,8 +34,9 @@ internal sealed class TableEntityRules(int tableUrlBytes)
             + (15L * (partitionKey.Length + rowKey.Length)); // keys: percent-encoded UTF-8 in the URL, JSON in an Insert body
         foreach (var property in properties)
         {
-            storedBytes += 8 + (property.Name.Length * 2L);
-            payloadBytes += (2L * property.Name.Length) + 40; // name twice at most (value and @odata.type), quotes, colon, type
+            var nameLength = property.Name.Length;
+            storedBytes += 8 + (nameLength * 2L);
+            payloadBytes += (2L * nameLength) + 40; // name twice at most (value and @odata.type), quotes, colon, type
             switch (property.Type)
             {
                 case ColumnType.String:
