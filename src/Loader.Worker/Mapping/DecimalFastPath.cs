@@ -11,6 +11,8 @@ internal static class DecimalFastPath
 {
     private const int MaxDigits = 15;
 
+    private const int MaxIntegerDigits = 18;
+
     private static readonly double[] s_powersOfTen =
     [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -18,47 +20,9 @@ internal static class DecimalFastPath
 
     public static bool TryParse(ReadOnlySpan<byte> utf8, byte decimalSeparator, out double value)
     {
-        value = 0;
-        var i = 0;
-        var negative = false;
-        if (utf8.Length > 0 && (utf8[0] == (byte)'-' || utf8[0] == (byte)'+'))
+        if (!TryScan(utf8, decimalSeparator, allowSeparator: true, MaxDigits, out var mantissa, out var scale, out var negative))
         {
-            negative = utf8[0] == (byte)'-';
-            i = 1;
-        }
-
-        ulong mantissa = 0;
-        int digits = 0, scale = 0;
-        var afterSeparator = false;
-        for (; i < utf8.Length; i++)
-        {
-            var c = utf8[i];
-            var digit = (uint)(c - '0');
-            if (digit <= 9)
-            {
-                if (++digits > MaxDigits)
-                {
-                    return false;
-                }
-
-                mantissa = (mantissa * 10) + digit;
-                if (afterSeparator)
-                {
-                    scale++;
-                }
-            }
-            else if (c == decimalSeparator && !afterSeparator)
-            {
-                afterSeparator = true;
-            }
-            else
-            {
-                return false;
-            }
-        }
-
-        if (digits == 0)
-        {
+            value = 0;
             return false;
         }
 
@@ -77,33 +41,58 @@ internal static class DecimalFastPath
     /// </summary>
     public static bool TryParseInteger(ReadOnlySpan<byte> utf8, out long value)
     {
-        value = 0;
+        if (!TryScan(utf8, 0, allowSeparator: false, MaxIntegerDigits, out var magnitude, out _, out var negative))
+        {
+            value = 0;
+            return false;
+        }
+
+        value = negative ? -(long)magnitude : (long)magnitude;
+        return true;
+    }
+
+    /// <summary>Reads <c>[-+]digits[separator digits]</c> with at most <paramref name="maxDigits"/> digits: the shape both parsers accept.</summary>
+    private static bool TryScan(ReadOnlySpan<byte> utf8, byte separator, bool allowSeparator, int maxDigits, out ulong mantissa, out int scale, out bool negative)
+    {
+        mantissa = 0;
+        scale = 0;
+        negative = false;
         var i = 0;
-        var negative = false;
         if (utf8.Length > 0 && (utf8[0] == (byte)'-' || utf8[0] == (byte)'+'))
         {
             negative = utf8[0] == (byte)'-';
             i = 1;
         }
 
-        if (utf8.Length == i || utf8.Length - i > 18)
-        {
-            return false;
-        }
-
-        long magnitude = 0;
+        var digits = 0;
+        var afterSeparator = false;
         for (; i < utf8.Length; i++)
         {
-            var digit = (uint)(utf8[i] - '0');
-            if (digit > 9)
+            var c = utf8[i];
+            var digit = (uint)(c - '0');
+            if (digit <= 9)
+            {
+                if (++digits > maxDigits)
+                {
+                    return false;
+                }
+
+                mantissa = (mantissa * 10) + digit;
+                if (afterSeparator)
+                {
+                    scale++;
+                }
+            }
+            else if (allowSeparator && c == separator && !afterSeparator)
+            {
+                afterSeparator = true;
+            }
+            else
             {
                 return false;
             }
-
-            magnitude = (magnitude * 10) + digit;
         }
 
-        value = negative ? -magnitude : magnitude;
-        return true;
+        return digits > 0;
     }
 }
