@@ -11,30 +11,33 @@ public sealed class ColumnConverter(CultureInfo culture)
     private const NumberStyles IntegerStyle = NumberStyles.Integer;
     private const NumberStyles FloatStyle = NumberStyles.Float | NumberStyles.AllowThousands;
 
-    // The fast path applies when the culture's decimal separator is one ASCII character ('.' or ',').
+    // The culture's decimal separator when it is one ASCII character ('.' or ','); 0 when it is not, and then the
+    // decimal fast path reads integral numbers only.
     private readonly byte _decimalSeparator = culture.NumberFormat.NumberDecimalSeparator is [var separator] && separator < 128 ? (byte)separator : (byte)0;
 
-    // Integers take the fast path when the culture writes their signs as ASCII '-' and '+'.
-    private readonly bool _asciiSigns = culture.NumberFormat is { NegativeSign: "-", PositiveSign: "+" };
+    // The fast paths read ASCII signs, so they apply only where the culture's own parser does too: '+', and '-'
+    // or U+2212 (for which .NET also reads '-'; sv-SE, nb-NO). Elsewhere (fa-IR, ar-SA mark signs with
+    // direction marks) every number goes to the full parser.
+    private readonly bool _fastPaths = culture.NumberFormat is { NegativeSign: "-" or "\u2212", PositiveSign: "+" };
 
     /// <summary>Converts <paramref name="utf8"/> to a non-string type; false when it is not a valid value of the type.</summary>
     public bool TryConvert(PropertyName name, ColumnType type, ReadOnlySpan<byte> utf8, out EntityProperty property)
     {
         switch (type)
         {
-            case ColumnType.Int32 when _asciiSigns && DecimalFastPath.TryParseInteger(utf8, out var fast) && fast is >= int.MinValue and <= int.MaxValue:
+            case ColumnType.Int32 when _fastPaths && DecimalFastPath.TryParseInteger(utf8, out var fast) && fast is >= int.MinValue and <= int.MaxValue:
                 property = EntityProperty.FromInt32(name, (int)fast);
                 return true;
             case ColumnType.Int32 when int.TryParse(utf8, IntegerStyle, culture, out var int32):
                 property = EntityProperty.FromInt32(name, int32);
                 return true;
-            case ColumnType.Int64 when _asciiSigns && DecimalFastPath.TryParseInteger(utf8, out var fast):
+            case ColumnType.Int64 when _fastPaths && DecimalFastPath.TryParseInteger(utf8, out var fast):
                 property = EntityProperty.FromInt64(name, fast);
                 return true;
             case ColumnType.Int64 when long.TryParse(utf8, IntegerStyle, culture, out var int64):
                 property = EntityProperty.FromInt64(name, int64);
                 return true;
-            case ColumnType.Double when DecimalFastPath.TryParse(utf8, _decimalSeparator, out var number)
+            case ColumnType.Double when (_fastPaths && DecimalFastPath.TryParse(utf8, _decimalSeparator, out var number))
                 || (double.TryParse(utf8, FloatStyle, culture, out number) && (double.IsFinite(number) || NamesInfinity(utf8))):
                 property = EntityProperty.FromDouble(name, number);
                 return true;

@@ -18,9 +18,10 @@ internal static class DecimalFastPath
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
     ];
 
+    /// <summary>Parses a decimal; <paramref name="decimalSeparator"/> 0 (the culture's is not one ASCII byte) reads integral numbers only.</summary>
     public static bool TryParse(ReadOnlySpan<byte> utf8, byte decimalSeparator, out double value)
     {
-        if (!TryScan(utf8, decimalSeparator, allowSeparator: true, MaxDigits, out var mantissa, out var scale, out var negative))
+        if (!TryScan(utf8, decimalSeparator, allowSeparator: decimalSeparator != 0, MaxDigits, out var mantissa, out var scale, out var negative))
         {
             value = 0;
             return false;

@@ -90,4 +90,12 @@ public sealed class DecimalFastPathTests
     {
         Assert.False(DecimalFastPath.TryParseInteger(Encoding.UTF8.GetBytes(text), out _));
     }
+
+    [Fact]
+    public void Without_an_ascii_separator_only_integral_numbers_are_read()
+    {
+        Assert.True(DecimalFastPath.TryParse("-12"u8, 0, out var integral));
+        Assert.Equal(-12, integral);
+        Assert.False(DecimalFastPath.TryParse("1\u00002"u8, 0, out _)); // a NUL byte is not a separator
+    }
 }
