@@ -6,12 +6,15 @@ namespace Loader.Worker.Batching;
 /// <summary>
 /// Groups rows by partition key into batches within the backend's limits. A full batch leaves at once; partial
 /// batches wait in a buffer bounded by <see cref="BatchingPolicy.MaxBufferedRows"/>, and when it is full the
-/// oldest partial batch leaves as it is, so a million distinct keys never means a million waiting batches and
-/// no row waits for long. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
+/// oldest partial batch leaves as it is, so a million distinct keys never means a million waiting batches. A
+/// partial batch older than <see cref="BatchingPolicy.MaxBatchDelay"/> leaves as it is too (see <see cref="EmitExpired"/>),
+/// so a rare key's row never waits for the end of the input. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
 /// Single-threaded: one pipeline stage owns it.
 /// </summary>
-public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, RecordWatermark? watermark = null)
+public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, RecordWatermark? watermark = null, TimeProvider? timeProvider = null)
 {
+    private readonly TimeProvider _time = timeProvider ?? TimeProvider.System;
+
     private readonly Dictionary<string, PendingBatch> _pending = new(StringComparer.Ordinal);
 
     // Partial batches in the order they were opened: the head is the oldest. Emitted ones are skipped lazily, and
@@ -59,6 +62,33 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
 
         Append(batch, entity, ready);
         return null;
+    }
+
+    /// <summary>
+    /// Emits the partial batches that have waited <see cref="BatchingPolicy.MaxBatchDelay"/> or longer. Batches open in
+    /// time order, so only the head of the age queue needs looking at: cheap enough to call for every chunk of rows.
+    /// </summary>
+    public void EmitExpired(ICollection<ReadyBatch> ready)
+    {
+        if (policy.MaxBatchDelay is not { } delay)
+        {
+            return;
+        }
+
+        var now = _time.GetTimestamp();
+        while (_age.TryPeek(out var oldest))
+        {
+            if (!oldest.Emitted && _time.GetElapsedTime(oldest.OpenedAt, now) < delay)
+            {
+                return;
+            }
+
+            _age.Dequeue();
+            if (!oldest.Emitted)
+            {
+                Emit(oldest, ready);
+            }
+        }
     }
 
     /// <summary>Emits every partial batch, oldest first: the end of the input.</summary>
@@ -139,7 +169,7 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
     /// <param name="firstRecord">The lowest record the batch stands for, when a superseded row older than <paramref name="first"/> is folded into it.</param>
     private PendingBatch Open(LoadEntity first, long? firstRecord = null)
     {
-        var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations);
+        var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations, _time.GetTimestamp());
         watermark?.Open(batch.FirstRecord);
         _pending[first.PartitionKey] = batch;
         if (_age.Count >= (2 * _pending.Count) + 64)

@@ -3,7 +3,7 @@ using Loader.Abstractions;
 namespace Loader.Worker.Batching;
 
 /// <summary>Rows of one partition key waiting for their batch to fill.</summary>
-internal sealed class PendingBatch(string partitionKey, long firstRecord, int capacity)
+internal sealed class PendingBatch(string partitionKey, long firstRecord, int capacity, long openedAt)
 {
     // Row-key hashes beside the entities, so a repeated key is found by a vectorized scan of ints and a string
     // comparison only where a hash matches: no per-batch dictionary to allocate and fill for every row.
@@ -16,6 +16,9 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
     public string PartitionKey { get; } = partitionKey;
 
     public long FirstRecord { get; } = firstRecord;
+
+    /// <summary>When the batch opened (a <see cref="TimeProvider"/> timestamp): its age decides when it lingered long enough.</summary>
+    public long OpenedAt { get; } = openedAt;
 
     public List<LoadEntity> Entities { get; } = new(Math.Min(capacity, 8));
 

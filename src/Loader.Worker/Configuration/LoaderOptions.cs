@@ -45,6 +45,13 @@ public sealed class LoaderOptions
     /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is.</summary>
     public int MaxBufferedRows { get; set; } = 20_000;
 
+    /// <summary>
+    /// The longest a partial batch waits for more rows of its partition key before it is sent as it is. Rows of a rare
+    /// key would otherwise wait for the end of the input, holding the checkpoint back: a crash then re-sends nearly
+    /// everything. Longer fills batches of slow keys better; shorter keeps the checkpoint closer behind the reader.
+    /// </summary>
+    public TimeSpan MaxBatchDelay { get; set; } = TimeSpan.FromSeconds(5);
+
     /// <summary>Type per column name; columns not listed are strings.</summary>
     public Dictionary<string, ColumnType> Columns { get; set; } = new(StringComparer.Ordinal);
 

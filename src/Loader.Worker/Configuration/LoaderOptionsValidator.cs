@@ -30,6 +30,7 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         PositiveOrUnset(failures, "Loader:MaxRowsPerSecond", options.MaxRowsPerSecond);
         Positive(failures, "Loader:ProgressInterval", options.ProgressInterval);
         Positive(failures, "Loader:CheckpointInterval", options.CheckpointInterval);
+        Positive(failures, "Loader:MaxBatchDelay", options.MaxBatchDelay);
         Positive(failures, "Loader:ConnectTimeout", options.ConnectTimeout);
         Positive(failures, "Loader:ShutdownGracePeriod", options.ShutdownGracePeriod);
         ValidateCsv(options.Csv, failures);

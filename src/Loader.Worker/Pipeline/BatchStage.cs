@@ -6,8 +6,11 @@ using Loader.Worker.Rejects;
 
 namespace Loader.Worker.Pipeline;
 
-/// <summary>Second stage: groups entities into partition batches and hands ready batches to the dispatcher.</summary>
-internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, Func<long> lastRecordRead)
+/// <summary>
+/// Second stage: groups entities into partition batches and hands ready batches to the dispatcher. Partial batches
+/// that waited their time leave after every chunk, and while the input is slow to come, every <c>idlePeriod</c>.
+/// </summary>
+internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, Func<long> lastRecordRead, TimeSpan idlePeriod)
 {
     /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
     public void Run(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
@@ -16,7 +19,7 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
         var ready = new List<ReadyBatch>();
         try
         {
-            while (BlockingChannel.TryRead(input, out var chunk))
+            while (BlockingChannel.TryRead(input, out var chunk, idlePeriod, () => EmitExpired(ready, output)))
             {
                 foreach (var entity in chunk)
                 {
@@ -27,6 +30,7 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
                 }
 
                 // The chunk's batches go together: the dispatcher then wakes once per chunk, not once per batch.
+                batcher.EmitExpired(ready);
                 PassOn(ready, output);
                 watermark.Batched(chunk[^1].Origin.Record);
             }
@@ -44,6 +48,12 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
         {
             output.TryComplete(failure);
         }
+    }
+
+    private void EmitExpired(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
+    {
+        batcher.EmitExpired(ready);
+        PassOn(ready, output);
     }
 
     /// <summary>A superseded row is counted when the row that replaced it lands (see <see cref="ReadyBatch.Superseded"/>).</summary>

@@ -30,4 +30,29 @@ internal static class BlockingChannel
 
         return true;
     }
+
+    /// <summary>
+    /// Reads, blocking while the channel is empty, but calls <paramref name="whileIdle"/> every
+    /// <paramref name="idlePeriod"/> it stays empty (a stage's time-driven work when its input is slow); false once the
+    /// channel is completed and drained.
+    /// </summary>
+    public static bool TryRead<T>(ChannelReader<T> reader, out T item, TimeSpan idlePeriod, Action whileIdle)
+    {
+        while (!reader.TryRead(out item!))
+        {
+            // One wait at a time, kept across idle periods: the channel allows a single reader.
+            var waiting = reader.WaitToReadAsync().AsTask();
+            while (!waiting.Wait(idlePeriod))
+            {
+                whileIdle();
+            }
+
+            if (!waiting.Result)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 }

@@ -82,7 +82,7 @@ public sealed partial class LoadPipeline(
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
         var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
-        var batchStage = new BatchStage(CreateBatcher(settings, watermark), rejects, watermark, () => readStage.LastRecord);
+        var batchStage = new BatchStage(CreateBatcher(settings, watermark), rejects, watermark, () => readStage.LastRecord, IdlePeriod(settings.MaxBatchDelay));
         var writer = new BatchWriter(
             backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
@@ -317,9 +317,14 @@ public sealed partial class LoadPipeline(
             Math.Min(settings.BatchSize, limits.MaxOperationsPerBatch),
             limits.MaxBatchPayloadBytes,
             settings.MaxBufferedRows,
-            settings.WriteMode);
-        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()), watermark);
+            settings.WriteMode,
+            settings.MaxBatchDelay);
+        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()), watermark, timeProvider);
     }
+
+    /// <summary>How often the batch stage looks for batches that waited long enough while no rows come: a fraction of the delay, so none waits much past it.</summary>
+    private static TimeSpan IdlePeriod(TimeSpan maxBatchDelay) =>
+        TimeSpan.FromTicks(Math.Clamp(maxBatchDelay.Ticks / 4, TimeSpan.TicksPerMillisecond * 10, TimeSpan.TicksPerSecond));
 
     /// <summary>
     /// Mapping threads: one per core but one, up to four. On two cores the read thread maps alone: the batch

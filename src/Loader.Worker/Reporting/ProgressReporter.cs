@@ -18,7 +18,7 @@ public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProv
                 var seconds = (now.Elapsed - previous.Elapsed).TotalSeconds;
                 var rate = seconds > 0 ? (now.RowsWritten - previous.RowsWritten) / seconds : 0;
                 var (concurrency, paced) = pace();
-                LogProgress(now.RowsRead, now.RowsWritten, rate, now.RowsRejected, now.RowsFailed, now.InFlight, concurrency, now.Throttled);
+                LogProgress(now.RowsRead, now.RowsWritten, rate, now.RowsRejected, now.RowsFailed, now.RowsRead - now.RowsSettled, now.InFlight, concurrency, now.Throttled);
                 statistics.AddSample(Sample(now, concurrency, paced));
                 previous = now;
             }
@@ -33,6 +33,6 @@ public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProv
         Math.Round(counts.Elapsed.TotalSeconds, 2), counts.RowsWritten, counts.Requests, counts.Throttled, Math.Round(counts.RequestCharge ?? 0, 1), concurrency, paced is { } rate ? Math.Round(rate, 1) : null);
 
     [LoggerMessage(Level = LogLevel.Information,
-        Message = "Progress: {RowsRead:N0} rows read, {RowsWritten:N0} written ({RowsPerSecond:N0} rows/s), {RowsRejected:N0} rejected, {RowsFailed:N0} failed, {InFlight}/{Concurrency} batches in flight, {Throttled:N0} throttled")]
-    private partial void LogProgress(long rowsRead, long rowsWritten, double rowsPerSecond, long rowsRejected, long rowsFailed, long inFlight, int concurrency, long throttled);
+        Message = "Progress: {RowsRead:N0} rows read, {RowsWritten:N0} written ({RowsPerSecond:N0} rows/s), {RowsRejected:N0} rejected, {RowsFailed:N0} failed, {RowsPending:N0} waiting in batches, {InFlight}/{Concurrency} batches in flight, {Throttled:N0} throttled")]
+    private partial void LogProgress(long rowsRead, long rowsWritten, double rowsPerSecond, long rowsRejected, long rowsFailed, long rowsPending, long inFlight, int concurrency, long throttled);
 }

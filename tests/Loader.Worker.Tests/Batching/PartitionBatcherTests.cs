@@ -213,4 +213,86 @@ public sealed class PartitionBatcherTests
             Enumerable.Range(0, 91).Select(i => repeated.Contains(i) ? "second" : "first"),
             batch.Entities.Select(e => e.Properties.Single().AsString()));
     }
+
+    [Fact]
+    public void A_partial_batch_leaves_as_it_is_once_it_has_waited_the_maximum_delay_and_younger_ones_stay()
+    {
+        var clock = new Infrastructure.ManualTimeProvider();
+        var batcher = new PartitionBatcher(
+            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
+            entity => new EntityInspection(entity.PayloadBytes, null),
+            timeProvider: clock);
+        var ready = new List<ReadyBatch>();
+
+        batcher.Add(Row("rare", "1"), ready);
+        clock.Advance(TimeSpan.FromSeconds(4));
+        batcher.Add(Row("busy", "1"), ready);
+        batcher.Add(Row("rare", "2"), ready);
+        batcher.EmitExpired(ready);
+        Assert.Empty(ready);
+
+        clock.Advance(TimeSpan.FromSeconds(1));
+        batcher.EmitExpired(ready);
+        var rare = Assert.Single(ready).Batch;
+        Assert.Equal("rare", rare.PartitionKey);
+        Assert.Equal(["1", "2"], rare.Entities.Select(e => e.RowKey));
+        Assert.Equal(1, batcher.BufferedRows);
+
+        ready.Clear();
+        clock.Advance(TimeSpan.FromSeconds(3.9));
+        batcher.EmitExpired(ready);
+        Assert.Empty(ready);
+        clock.Advance(TimeSpan.FromSeconds(0.1));
+        batcher.EmitExpired(ready);
+        Assert.Equal("busy", Assert.Single(ready).Batch.PartitionKey);
+        Assert.Equal(0, batcher.BufferedRows);
+    }
+
+    [Fact]
+    public void Without_a_maximum_delay_a_partial_batch_waits_however_long_it_takes()
+    {
+        var clock = new Infrastructure.ManualTimeProvider();
+        var batcher = new PartitionBatcher(new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert), entity => new EntityInspection(entity.PayloadBytes, null), timeProvider: clock);
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("rare", "1"), ready);
+
+        clock.Advance(TimeSpan.FromDays(1));
+        batcher.EmitExpired(ready);
+
+        Assert.Empty(ready);
+        Assert.Equal(1, batcher.BufferedRows);
+    }
+
+    [Fact]
+    public void A_batch_that_lingered_out_closes_the_watermark_gap_it_held_once_it_is_written()
+    {
+        var clock = new Infrastructure.ManualTimeProvider();
+        var watermark = new Loader.Worker.Checkpoints.RecordWatermark();
+        var batcher = new PartitionBatcher(
+            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(2)),
+            entity => new EntityInspection(entity.PayloadBytes, null),
+            watermark,
+            clock);
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("rare", "1"), ready); // record 1
+        for (var i = 0; i < 300; i++)
+        {
+            batcher.Add(Row("busy", $"r{i}"), ready); // records 2..301: three full batches
+        }
+
+        watermark.Batched(_record);
+        foreach (var batch in ready)
+        {
+            watermark.Close(batch.FirstRecord);
+        }
+
+        Assert.Equal(1, watermark.Current); // the rare row holds everything behind it
+
+        ready.Clear();
+        clock.Advance(TimeSpan.FromSeconds(2));
+        batcher.EmitExpired(ready);
+        watermark.Close(Assert.Single(ready).FirstRecord);
+
+        Assert.Equal(_record + 1, watermark.Current);
+    }
 }

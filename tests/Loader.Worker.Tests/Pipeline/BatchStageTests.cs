@@ -1,0 +1,60 @@
+using System.Threading.Channels;
+using Loader.Abstractions;
+using Loader.Worker.Batching;
+using Loader.Worker.Checkpoints;
+using Loader.Worker.Pipeline;
+using Loader.Worker.Rejects;
+using Loader.Worker.Reporting;
+using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace Loader.Worker.Tests.Pipeline;
+
+public sealed class BatchStageTests : IDisposable
+{
+    private static readonly TimeSpan s_bound = TimeSpan.FromSeconds(10);
+
+    private readonly ManualTimeProvider _clock = new();
+    private readonly TestMeterFactory _meters = new();
+    private readonly RejectSink _rejects;
+
+    public BatchStageTests()
+    {
+        _rejects = new RejectSink(null, 1000, new LoadStatistics(new LoaderMetrics(_meters), _clock), NullLogger<RejectSink>.Instance);
+    }
+
+    public void Dispose()
+    {
+        _rejects.Dispose();
+        _meters.Dispose();
+    }
+
+    [Fact]
+    public async Task While_no_rows_come_a_batch_that_waited_its_time_still_leaves()
+    {
+        var watermark = new RecordWatermark();
+        var batcher = new PartitionBatcher(
+            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
+            entity => new EntityInspection(entity.PayloadBytes, null),
+            watermark,
+            _clock);
+        var stage = new BatchStage(batcher, _rejects, watermark, () => 1, idlePeriod: TimeSpan.FromMilliseconds(10));
+        var rows = Channel.CreateUnbounded<LoadEntity[]>();
+        var batches = Channel.CreateUnbounded<ReadyBatch>();
+        var running = StageThread.Run("test-batch", () => stage.Run(rows.Reader, batches.Writer));
+
+        // One row of a rare key, then the input goes quiet (a slow blob, a reader held back) but does not end.
+        await rows.Writer.WriteAsync([new LoadEntity("rare", "1", [], new RowOrigin(1, 2), 10)], TestContext.Current.CancellationToken);
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+        Assert.False(batches.Reader.TryRead(out _), "the batch left before its time");
+
+        _clock.Advance(TimeSpan.FromSeconds(5));
+        using var bound = new CancellationTokenSource(s_bound);
+        var batch = await batches.Reader.ReadAsync(bound.Token);
+
+        Assert.Equal("rare", batch.Batch.PartitionKey);
+        Assert.False(running.IsCompleted);
+        rows.Writer.Complete();
+        await running.WaitAsync(s_bound, TestContext.Current.CancellationToken);
+    }
+}
