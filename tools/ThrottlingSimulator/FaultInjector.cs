@@ -13,6 +13,9 @@ public enum Fault
 
     /// <summary>The connection is cut without an answer.</summary>
     Drop,
+
+    /// <summary>Held for a while before it goes on, past the client's patience if that is shorter.</summary>
+    Hold,
 }
 
 /// <summary>
@@ -26,6 +29,7 @@ public sealed class FaultInjector
     private readonly double _serverBusyRate;
     private readonly double _timeoutRate;
     private readonly double _dropRate;
+    private readonly double _holdRate;
     private readonly int _latencyMs;
     private readonly int _jitterMs;
 
@@ -36,13 +40,18 @@ public sealed class FaultInjector
         _serverBusyRate = options.Fault503Rate;
         _timeoutRate = options.Fault500Rate;
         _dropRate = options.DropRate;
+        _holdRate = options.HoldRate;
+        HoldFor = TimeSpan.FromMilliseconds(options.HoldMs);
         _latencyMs = options.LatencyMs;
         _jitterMs = options.LatencyJitterMs;
     }
 
+    /// <summary>How long a <see cref="Fault.Hold"/> lasts.</summary>
+    public TimeSpan HoldFor { get; }
+
     public Fault NextFault()
     {
-        if (_serverBusyRate + _timeoutRate + _dropRate <= 0)
+        if (_serverBusyRate + _timeoutRate + _dropRate + _holdRate <= 0)
         {
             return Fault.None;
         }
@@ -56,6 +65,7 @@ public sealed class FaultInjector
         return draw < _serverBusyRate ? Fault.ServerBusy
             : draw < _serverBusyRate + _timeoutRate ? Fault.OperationTimedOut
             : draw < _serverBusyRate + _timeoutRate + _dropRate ? Fault.Drop
+            : draw < _serverBusyRate + _timeoutRate + _dropRate + _holdRate ? Fault.Hold
             : Fault.None;
     }
 

@@ -71,6 +71,15 @@ internal sealed class ProxyEndpoint(
                 stats.RecordFault(fault);
                 await ServiceErrors.OperationTimedOutAsync(context, timeProvider);
                 return;
+            case Fault.Hold:
+                stats.RecordFault(fault);
+                if (!await HoldAsync(context))
+                {
+                    stats.RecordAbandoned();
+                    return;
+                }
+
+                break;
         }
 
         var scan = MultipartBatchScanner.Scan(body.Span);
@@ -92,6 +101,20 @@ internal sealed class ProxyEndpoint(
         stats.RecordForwarded(scan.Operations.Count);
         var content = new ReadOnlyMemoryContent(body);
         await ForwardAsync(context, content, charge);
+    }
+
+    /// <summary>Holds the batch; false when its client stopped waiting meanwhile (it is then not forwarded).</summary>
+    private async Task<bool> HoldAsync(HttpContext context)
+    {
+        try
+        {
+            await Task.Delay(faults.HoldFor, timeProvider, context.RequestAborted);
+            return true;
+        }
+        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        {
+            return false;
+        }
     }
 
     private static async Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpRequest request, CancellationToken cancellationToken)

@@ -41,6 +41,12 @@ public sealed record SimulatorOptions
     /// <summary>Share of batches whose connection is cut without an answer.</summary>
     public double DropRate { get; init; }
 
+    /// <summary>Share of batches held for <see cref="HoldMs"/> before they go on: a service that answers later than the client waits.</summary>
+    public double HoldRate { get; init; }
+
+    /// <summary>How long a held batch is held, in milliseconds; if the client is still waiting, the batch then goes on as any other.</summary>
+    public int HoldMs { get; init; }
+
     /// <summary>Delay added before a batch is forwarded, in milliseconds.</summary>
     public int LatencyMs { get; init; }
 
@@ -66,11 +72,15 @@ public sealed record SimulatorOptions
         Require(IsRate(Fault503Rate), "--fault-503-rate must be between 0 and 1.");
         Require(IsRate(Fault500Rate), "--fault-500-rate must be between 0 and 1.");
         Require(IsRate(DropRate), "--drop-rate must be between 0 and 1.");
+        Require(IsRate(HoldRate), "--hold-rate must be between 0 and 1.");
+        Require(HoldMs >= 0, "--hold-ms must not be negative.");
+        Require(HoldRate == 0 || HoldMs > 0, "--hold-rate needs --hold-ms: how long a held batch is held.");
 
         // One draw per batch picks at most one fault, so the rates share the unit interval.
-        Require(Fault503Rate + Fault500Rate + DropRate <= 1, string.Create(
+        var faultRates = Fault503Rate + Fault500Rate + DropRate + HoldRate;
+        Require(faultRates <= 1, string.Create(
             CultureInfo.InvariantCulture,
-            $"the fault rates add up to {Fault503Rate + Fault500Rate + DropRate}; together they must not exceed 1."));
+            $"the fault rates add up to {faultRates}; together they must not exceed 1."));
         Require(LatencyMs >= 0, "--latency-ms must not be negative.");
         Require(LatencyJitterMs >= 0, "--latency-jitter-ms must not be negative.");
     }

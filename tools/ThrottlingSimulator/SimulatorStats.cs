@@ -7,6 +7,8 @@ namespace Loader.ThrottlingSimulator;
 /// <param name="Faults503">503 ServerBusy answers injected.</param>
 /// <param name="Faults500">500 OperationTimedOut answers injected.</param>
 /// <param name="Dropped">Connections cut without an answer.</param>
+/// <param name="Held">Batches held before they went on (see <see cref="SimulatorOptions.HoldRate"/>).</param>
+/// <param name="Abandoned">Held batches whose client stopped waiting during the hold: not forwarded.</param>
 /// <param name="UpstreamFailures">Forwarded batches the upstream service did not answer (answered 502).</param>
 /// <param name="RequestChargeTotal">Sum of the <c>x-ms-request-charge</c> values sent.</param>
 /// <param name="OperationsForwarded">Entity operations in the forwarded batches.</param>
@@ -17,6 +19,8 @@ public sealed record SimulatorStatsSnapshot(
     long Faults503,
     long Faults500,
     long Dropped,
+    long Held,
+    long Abandoned,
     long UpstreamFailures,
     double RequestChargeTotal,
     long OperationsForwarded);
@@ -30,7 +34,7 @@ public sealed class SimulatorStats
     private readonly Lock _lock = new();
     private SimulatorStatsSnapshot _current = Empty;
 
-    private static SimulatorStatsSnapshot Empty { get; } = new(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    private static SimulatorStatsSnapshot Empty { get; } = new(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     public SimulatorStatsSnapshot Snapshot()
     {
@@ -58,8 +62,11 @@ public sealed class SimulatorStats
         Fault.ServerBusy => s with { Faults503 = s.Faults503 + 1 },
         Fault.OperationTimedOut => s with { Faults500 = s.Faults500 + 1 },
         Fault.Drop => s with { Dropped = s.Dropped + 1 },
+        Fault.Hold => s with { Held = s.Held + 1 },
         _ => s,
     });
+
+    internal void RecordAbandoned() => Update(s => s with { Abandoned = s.Abandoned + 1 });
 
     internal void RecordForwarded(int operations) =>
         Update(s => s with { Forwarded = s.Forwarded + 1, OperationsForwarded = s.OperationsForwarded + operations });

@@ -28,6 +28,7 @@ public sealed partial class BatchWriter(
     RejectSink rejects,
     RecordWatermark watermark,
     long highestSentBefore,
+    TimeProvider timeProvider,
     ILogger<BatchWriter> logger)
 {
     public const string StoppedError = "the load was stopped before these rows were written";
@@ -128,8 +129,14 @@ public sealed partial class BatchWriter(
         return work.Remaining == 0 && !written ? outcome with { Status = BatchStatus.Written } : outcome;
     }
 
+    /// <summary>
+    /// One request within its time limit. However it ends without an answer from the service — the limit, or a timeout,
+    /// reset or failed connection inside the client — it is a transient outcome to retry, never an exception: those are
+    /// left for defects.
+    /// </summary>
     private async Task<BatchOutcome> SendAsync(EntityBatch batch, CancellationToken cancellationToken)
     {
+        var started = timeProvider.GetTimestamp();
         try
         {
             return await resilience.RequestTimeout.ExecuteAsync(
@@ -145,6 +152,10 @@ public sealed partial class BatchWriter(
                 Latency = exception.Timeout,
                 Error = string.Create(CultureInfo.InvariantCulture, $"no answer within {exception.Timeout.TotalSeconds:0.#} s (Loader:Retry:AttemptTimeout)"),
             };
+        }
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
+        {
+            return new BatchOutcome { Status = BatchStatus.Transient, Latency = timeProvider.GetElapsedTime(started), Error = NoAnswer.Describe(exception) };
         }
     }
 

@@ -84,7 +84,7 @@ public sealed partial class LoadPipeline(
         var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
         var batchStage = new BatchStage(CreateBatcher(settings, watermark), rejects, watermark, () => readStage.LastRecord, IdlePeriod(settings.MaxBatchDelay));
         var writer = new BatchWriter(
-            backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, loggerFactory.CreateLogger<BatchWriter>());
+            backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, timeProvider, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 
         LogStarting(settings.DryRun ? "Dry run" : "Load", source.Display, backend.Name, settings.WriteMode, settings.MaxParallelBatches);

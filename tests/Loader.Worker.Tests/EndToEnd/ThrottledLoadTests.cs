@@ -31,7 +31,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         return new Dictionary<string, string?>
         {
             ["Loader:Input"] = _directory.WriteCsv("input.csv", csv),
-            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString.Replace(azurite.Azurite.TableEndpoint, _simulator.TableEndpoint().AbsoluteUri.TrimEnd('/'), StringComparison.Ordinal),
+            ["Loader:Tables:ConnectionString"] = ThroughSimulator(azurite.ConnectionString),
             ["Loader:Tables:Table"] = table,
             ["Loader:PartitionKey"] = "{pk}",
             ["Loader:RowKey"] = "{rk}",
@@ -39,6 +39,9 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
             ["Loader:ProgressInterval"] = "00:00:01",
         };
     }
+
+    private string ThroughSimulator(string connectionString) =>
+        connectionString.Replace(azurite.Azurite.TableEndpoint, _simulator!.TableEndpoint().AbsoluteUri.TrimEnd('/'), StringComparison.Ordinal);
 
     private static string Rows(int count, Func<int, string> partition)
     {
@@ -69,6 +72,34 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         Assert.Equal(counted.Requests, report.Requests);
         Assert.Equal(3_000, (await azurite.ReadTableAsync(table, _cancellation)).Count);
         Assert.NotNull(report.PacedRequestUnitsPerSecond); // the pace was learned from the 429s
+    }
+
+    /// <summary>
+    /// A fifth of the batches are held three times longer than the loader waits for an answer, as a slow service or a
+    /// distant region does. Each such attempt ends without an answer and is retried: no row fails, and the report
+    /// counts a retry for every batch the service held past the loader's patience.
+    /// </summary>
+    [Fact]
+    public async Task A_service_that_answers_later_than_the_attempt_timeout_loses_no_row()
+    {
+        var flights = SkewedFlights.Write(_directory, 10_000);
+        var table = AzuriteFixture.UniqueTableName("slow");
+        _simulator = await SimulatorHost.StartAsync(
+            new SimulatorOptions { Upstream = new Uri(azurite.Azurite.TableEndpoint), RuPerSecond = 0, HoldRate = 0.2, HoldMs = 3_000, Seed = 11 }, _cancellation);
+        var settings = flights.Settings(ThroughSimulator(azurite.ConnectionString), table);
+        settings["Loader:Retry:AttemptTimeout"] = "00:00:01";
+        settings["Loader:Retry:BaseDelay"] = "00:00:00.02";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        var counted = _simulator.Stats.Snapshot();
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal(0, report.RowsFailed);
+        Assert.Empty(report.Errors);
+        Assert.True(counted.Abandoned > 0, "some batches should have been held past the timeout");
+        Assert.Equal(counted.Abandoned, report.Retries);
+        flights.AssertTableEquals(await azurite.ReadTableAsync(table, _cancellation));
     }
 
     [Fact]

@@ -44,7 +44,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
         Assert.Equal(["a", "b", "c", "d", "e"], stored.Keys.Select(key => key.Item2).Order());
         Assert.Equal(new string('x', 1500), stored[("p", "a")].Properties["d"]);
 
-        Assert.Equal(new SimulatorStatsSnapshot(Requests: 1, Forwarded: 1, Throttled: 0, Faults503: 0, Faults500: 0, Dropped: 0, UpstreamFailures: 0, RequestChargeTotal: 35, OperationsForwarded: 5), simulator.Stats.Snapshot());
+        Assert.Equal(new SimulatorStatsSnapshot(Requests: 1, Forwarded: 1, Throttled: 0, Faults503: 0, Faults500: 0, Dropped: 0, Held: 0, Abandoned: 0, UpstreamFailures: 0, RequestChargeTotal: 35, OperationsForwarded: 5), simulator.Stats.Snapshot());
     }
 
     [Fact]
@@ -106,7 +106,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
         Assert.Equal((202, 15.0), (retried.StatusCode, retried.RequestCharge));
         Assert.Equal(6, (await azurite.ReadTableAsync(table, _cancellation)).Count);
 
-        Assert.Equal(new SimulatorStatsSnapshot(Requests: 4, Forwarded: 2, Throttled: 2, Faults503: 0, Faults500: 0, Dropped: 0, UpstreamFailures: 0, RequestChargeTotal: 30, OperationsForwarded: 6), simulator.Stats.Snapshot());
+        Assert.Equal(new SimulatorStatsSnapshot(Requests: 4, Forwarded: 2, Throttled: 2, Faults503: 0, Faults500: 0, Dropped: 0, Held: 0, Abandoned: 0, UpstreamFailures: 0, RequestChargeTotal: 30, OperationsForwarded: 6), simulator.Stats.Snapshot());
     }
 
     [Fact]

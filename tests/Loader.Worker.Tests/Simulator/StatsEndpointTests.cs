@@ -32,7 +32,7 @@ public sealed class StatsEndpointTests(AzuriteFixture azurite)
         {
             var json = document.RootElement;
             Assert.Equal(
-                ["requests", "forwarded", "throttled", "faults503", "faults500", "dropped", "upstreamFailures", "requestChargeTotal", "operationsForwarded"],
+                ["requests", "forwarded", "throttled", "faults503", "faults500", "dropped", "held", "abandoned", "upstreamFailures", "requestChargeTotal", "operationsForwarded"],
                 json.EnumerateObject().Select(property => property.Name));
             Assert.Equal((2, 1, 1, 10.0, 2), (json.GetProperty("requests").GetInt32(), json.GetProperty("forwarded").GetInt32(),
                 json.GetProperty("throttled").GetInt32(), json.GetProperty("requestChargeTotal").GetDouble(), json.GetProperty("operationsForwarded").GetInt32()));
@@ -42,7 +42,7 @@ public sealed class StatsEndpointTests(AzuriteFixture azurite)
         using var reset = await Http.PostAsync(new Uri(simulator.Endpoint, "_simulator/reset"), null, _cancellation);
 
         Assert.Equal(HttpStatusCode.NoContent, reset.StatusCode);
-        Assert.Equal(new SimulatorStatsSnapshot(0, 0, 0, 0, 0, 0, 0, 0, 0), simulator.Stats.Snapshot());
+        Assert.Equal(new SimulatorStatsSnapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), simulator.Stats.Snapshot());
         var afterReset = await client.SubmitTransactionAsync(content, Batch(WriteMode.Upsert, Entity("p", "3", 10), Entity("p", "4", 10)), _cancellation);
         Assert.Equal(202, afterReset.StatusCode);
         Assert.Equal(1, simulator.Stats.Snapshot().Forwarded);

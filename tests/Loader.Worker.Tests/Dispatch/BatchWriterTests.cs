@@ -1,0 +1,110 @@
+using System.Net.Sockets;
+using System.Security.Authentication;
+using Azure;
+using Loader.Abstractions;
+using Loader.Worker.Batching;
+using Loader.Worker.Checkpoints;
+using Loader.Worker.Configuration;
+using Loader.Worker.Dispatch;
+using Loader.Worker.Dispatch.Resilience;
+using Loader.Worker.Rejects;
+using Loader.Worker.Reporting;
+using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace Loader.Worker.Tests.Dispatch;
+
+/// <summary>One batch taken to its end by <see cref="BatchWriter"/>, against a scripted adapter (a test double).</summary>
+public sealed class BatchWriterTests : IDisposable
+{
+    private readonly TestMeterFactory _meters = new();
+    private readonly LoadStatistics _statistics;
+    private readonly RejectSink _rejects;
+    private readonly RecordWatermark _watermark = new();
+    private readonly DispatchControls _controls;
+    private readonly RetryOptions _retry = new() { MaxAttempts = 3, BaseDelay = TimeSpan.FromMilliseconds(1), MaxDelay = TimeSpan.FromMilliseconds(2) };
+
+    public BatchWriterTests()
+    {
+        _statistics = new LoadStatistics(new LoaderMetrics(_meters), TimeProvider.System);
+        _rejects = new RejectSink(null, 1000, _statistics, NullLogger<RejectSink>.Instance);
+        _controls = new DispatchControls(new LoaderOptions(), TimeProvider.System);
+    }
+
+    public void Dispose()
+    {
+        _controls.Dispose();
+        _rejects.Dispose();
+        _meters.Dispose();
+    }
+
+    private BatchWriter Writer(IBackendAdapter adapter) => new(
+        adapter, new BatchResilience(_retry, _statistics, TimeProvider.System), _controls, _statistics, _rejects, _watermark, 0, TimeProvider.System, NullLogger<BatchWriter>.Instance);
+
+    private static ReadyBatch Batch(int rows)
+    {
+        var entities = Enumerable.Range(1, rows)
+            .Select(i => new LoadEntity("p", $"r{i}", [EntityProperty.FromInt32("n", i)], new RowOrigin(i, i + 1), 100))
+            .ToArray();
+        return new ReadyBatch(new EntityBatch("p", entities, WriteMode.Upsert), 1, 1);
+    }
+
+    /// <summary>The shapes clients give "no answer": Azure.Core's network timeout, a refused or reset connection, a name that does not resolve, a TLS failure, a response cut short.</summary>
+    public static TheoryData<string> NoAnswerShapes => ["network timeout", "status 0", "refused", "dns", "tls", "truncated", "timeout"];
+
+    private static Exception NoAnswerOfShape(string shape) => shape switch
+    {
+        "network timeout" => new TaskCanceledException("The operation was cancelled because it exceeded the configured timeout of 0:01:00. Network timeout can be adjusted in ClientOptions.Retry.NetworkTimeout."),
+        "status 0" => new RequestFailedException(0, "Connection reset by peer", new IOException("Connection reset by peer")),
+        "refused" => new HttpRequestException("Connection refused (127.0.0.1:10002)", new SocketException((int)SocketError.ConnectionRefused)),
+        "dns" => new HttpRequestException("Name or service not known (nowhere.invalid:443)", new SocketException((int)SocketError.HostNotFound)),
+        "tls" => new HttpRequestException("The SSL connection could not be established", new AuthenticationException("remote certificate is invalid")),
+        "truncated" => new HttpIOException(HttpRequestError.ResponseEnded, "The response ended prematurely."),
+        _ => new TimeoutException("The operation has timed out."),
+    };
+
+    [Theory]
+    [MemberData(nameof(NoAnswerShapes))]
+    public async Task A_request_that_ends_without_an_answer_is_retried_and_its_rows_land(string shape)
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(NoAnswerOfShape(shape)), ScriptedAdapter.Written);
+        var batch = Batch(5);
+        _watermark.Open(batch.FirstRecord);
+        _watermark.Batched(5);
+
+        await Writer(adapter).WriteAsync(batch, TestContext.Current.CancellationToken);
+
+        var counts = _statistics.Snapshot();
+        Assert.Equal((5, 0, 1, 2), (counts.RowsWritten, counts.RowsFailed, counts.Retries, counts.Requests));
+        Assert.Empty(_statistics.Errors());
+        Assert.Equal(6, _watermark.Current); // the batch settled: a restart would begin after it
+    }
+
+    [Fact]
+    public async Task When_no_answer_ever_comes_the_rows_fail_after_the_retries_with_what_the_network_said()
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(NoAnswerOfShape("refused")));
+        var batch = Batch(4);
+        _watermark.Open(batch.FirstRecord);
+        _watermark.Batched(4);
+
+        await Writer(adapter).WriteAsync(batch, TestContext.Current.CancellationToken);
+
+        var counts = _statistics.Snapshot();
+        Assert.Equal((0, 4, 3), (counts.RowsWritten, counts.RowsFailed, counts.Retries));
+        Assert.Equal(1 + _retry.MaxAttempts, adapter.Sent.Count);
+        var error = Assert.Single(_statistics.Errors());
+        Assert.StartsWith("no answer from the service: Connection refused", error.Error, StringComparison.Ordinal);
+        Assert.Equal(1, _watermark.Current); // failed rows keep the watermark, so a restart writes them again
+    }
+
+    [Fact]
+    public async Task A_defect_in_the_adapter_is_not_taken_for_the_network_and_comes_out_as_an_exception()
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(new InvalidOperationException("a bug")));
+
+        await Assert.ThrowsAsync<InvalidOperationException>(() => Writer(adapter).WriteAsync(Batch(2), TestContext.Current.CancellationToken));
+
+        Assert.Single(adapter.Sent);
+    }
+}
