@@ -9,7 +9,7 @@ public sealed class BenchRun
     private readonly string _command;
     private readonly TextWriter _output;
 
-    private BenchRun(string command, TextWriter output, DateTimeOffset startedAt, MachineFacts machine, string commandLine, string csv, string dataCommandLine)
+    private BenchRun(string command, TextWriter output, DateTimeOffset startedAt, MachineFacts machine, string commandLine, Dataset data)
     {
         _command = command;
         _output = output;
@@ -17,8 +17,7 @@ public sealed class BenchRun
         Folder = BenchPaths.NewRunFolder(command, startedAt);
         Machine = machine;
         CommandLine = commandLine;
-        Csv = csv;
-        DataCommandLine = dataCommandLine;
+        Data = data;
     }
 
     public DateTimeOffset StartedAt { get; }
@@ -31,11 +30,14 @@ public sealed class BenchRun
     /// <summary>The benchmark's own command line, as printed.</summary>
     public string CommandLine { get; }
 
+    /// <summary>The generated input and what it holds.</summary>
+    public Dataset Data { get; }
+
     /// <summary>The generated input.</summary>
-    public string Csv { get; }
+    public string Csv => Data.Path;
 
     /// <summary>The DataGen command that writes the same input.</summary>
-    public string DataCommandLine { get; }
+    public string DataCommandLine => Data.CommandLine;
 
     /// <summary>Prints the heading, the machine and the first lines of "## Commands" (the benchmark and its data); the caller adds its own.</summary>
     public static async Task<BenchRun> StartAsync(string command, string heading, BenchSettings settings, TextWriter output, CancellationToken cancellationToken)
@@ -49,8 +51,7 @@ public sealed class BenchRun
         output.WriteLine("## Commands");
         var commandLine = ShellText.CurrentCommandLine();
         output.WriteLine($"- benchmark: `{commandLine}`");
-        var (csv, dataCommandLine) = Dataset.Ensure(settings, output);
-        return new BenchRun(command, output, startedAt, machine, commandLine, csv, dataCommandLine);
+        return new BenchRun(command, output, startedAt, machine, commandLine, Dataset.Ensure(settings, output));
     }
 
     /// <summary>Writes the results, made from the load average at the end, to bench/results and says where.</summary>

@@ -21,10 +21,11 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
         var bench = await BenchRun.StartAsync(
-            Command, Invariant($"# Ingest: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, {settings.Parallel} batches in flight"), settings, output, cancellationToken);
+            Command, Invariant($"# Ingest: {settings.Rows:N0} rows x {settings.Columns} columns ({Shape(settings)}), {settings.Parallel} batches in flight"), settings, output, cancellationToken);
         var (csv, folder) = (bench.Csv, bench.Folder);
         var prepared = Prepare(csv);
         var perRowEntities = prepared.Entities.Take((int)settings.PerRowRowsUsed).ToArray();
+        var perRowKeys = perRowEntities.Select(entity => (entity.PartitionKey, entity.RowKey)).Distinct().LongCount();
         output.WriteLine(Invariant($"- one request per row: in this process, the first {perRowEntities.Length:N0} of those entities through TableRestClient.UpsertEntityAsync, {PerRowBaseline.InFlight} in flight"));
         output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below; its output and report are in {folder}");
         output.WriteLine();
@@ -36,10 +37,10 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
             var number = repeat;
             Func<Task<Measurement>>[] phases =
             [
-                () => MeasureLoaderAsync(csv, folder, number, cancellationToken),
-                () => MeasureDirectAsync("raw batch ceiling", settings.Rows, settings.Parallel, number,
+                () => MeasureLoaderAsync(bench.Data, folder, number, cancellationToken),
+                () => MeasureDirectAsync("raw batch ceiling", bench.Data.DistinctKeys, settings.Parallel, number,
                     (client, token) => RawBatchCeiling.WriteAsync(client, prepared.Batches, settings.Parallel, token), cancellationToken),
-                () => MeasureDirectAsync("one request per row", perRowEntities.Length, PerRowBaseline.InFlight, number,
+                () => MeasureDirectAsync("one request per row", perRowKeys, PerRowBaseline.InFlight, number,
                     (client, token) => PerRowBaseline.WriteAsync(client, perRowEntities, token), cancellationToken),
             ];
 
@@ -72,22 +73,23 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
     {
         var clock = Stopwatch.StartNew();
         var prepared = PreparedLoad.Create(csv, settings.Columns);
-        var rows = prepared.Batches.Sum(batch => batch.Entities.Count);
-        if (rows != settings.Rows)
+        if (prepared.Entities.Count != settings.Rows)
         {
-            throw new InvalidDataException(Invariant($"{csv} mapped to {rows:N0} batched rows, not {settings.Rows:N0}"));
+            throw new InvalidDataException(Invariant($"{csv} mapped to {prepared.Entities.Count:N0} rows, not {settings.Rows:N0}"));
         }
+
+        var rows = prepared.Batches.Sum(batch => batch.Entities.Count); // rows repeating a key in the same batch are superseded
 
         output.WriteLine(Invariant($"- raw batch ceiling: in this process, the rows mapped and batched by the loader's own mapper and batcher (untimed, {clock.Elapsed.TotalSeconds:N1} s): ")
             + Invariant($"{prepared.Batches.Count:N0} batches of {(double)rows / prepared.Batches.Count:N1} rows on average, sent through TableRestClient.SubmitTransactionAsync, {settings.Parallel} in flight"));
         return prepared;
     }
 
-    private async Task<Measurement> MeasureLoaderAsync(string csv, string folder, int repeat, CancellationToken cancellationToken)
+    private async Task<Measurement> MeasureLoaderAsync(Dataset data, string folder, int repeat, CancellationToken cancellationToken)
     {
         await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
         var reportPath = Path.Combine(folder, Invariant($"loader-{repeat}.json"));
-        var arguments = LoaderArguments.For(csv, settings, reportPath, azurite.ConnectionString);
+        List<string> arguments = [.. LoaderArguments.For(data.Path, settings, reportPath, azurite.ConnectionString), "--Loader:ProgressInterval=00:00:01"];
         var azuriteCpu = new CpuMeter(AzuritePid(azurite));
         var run = await LoaderProcess.RunAsync(arguments, reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
         var azuriteCores = azuriteCpu.CoresUsed();
@@ -104,7 +106,8 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
             Requests = report?.Requests ?? 0,
             AzuriteCores = azuriteCores,
             ClientCores = run.CoresUsed,
-            Expected = settings.Rows,
+            Expected = data.DistinctKeys,
+            RowsPerSecondByTenth = report is null ? null : Timeline.RowsPerSecondByTenth(report.Timeline),
             Problem = run.Problem(settings.Rows),
         }, cancellationToken);
     }
@@ -138,7 +141,6 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
             RowsPerSecondOverPerRowPrefix = timing.Timeline.RowsPerSecondOverFirst(settings.PerRowRowsUsed),
             Problem = timing.FailedRequests > 0 ? Invariant($"{timing.FailedRequests:N0} of {timing.Requests:N0} requests failed, the first with: {timing.FirstError}") : null,
         }, cancellationToken);
-        output.WriteLine($"  rows/s by tenth of the rows, as the table fills: {string.Join(' ', measurement.RowsPerSecondByTenth!.Select(Format.Thousands))}");
         return measurement;
     }
 
@@ -170,6 +172,11 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
         var verified = measurement with { Stored = stored, Problem = problems.Count > 0 ? string.Join("; ", problems) : null };
         output.WriteLine(Invariant($"- run {repeat}, {verified.Name}: {verified.Rows:N0} rows in {verified.Seconds:N2} s = {verified.RowsPerSecond:N0} rows/s; table holds {stored ?? 0:N0} of {verified.Expected:N0} (counted in {clock.Elapsed.TotalSeconds:N1} s)")
             + (verified.Problem is { } invalid ? " -- INVALID: " + invalid : ""));
+        if (verified.RowsPerSecondByTenth is { } tenths)
+        {
+            output.WriteLine($"  rows/s by tenth of the rows, as the table fills: {string.Join(' ', tenths.Select(Format.Thousands))}");
+        }
+
         return verified;
     }
 
@@ -244,6 +251,10 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
     /// <summary>The loader's speed over a baseline's, run by run, then the median: paired, so a slow spell of the machine cancels out.</summary>
     private static double Ratio(IEnumerable<IngestRun> runs, Func<IngestRun, Measurement> baseline) =>
         Math.Round(Statistics.Median(runs.Select(run => baseline(run).RowsPerSecond > 0 ? run.Loader.RowsPerSecond / baseline(run).RowsPerSecond : 0)), 3);
+
+    internal static string Shape(BenchSettings settings) => settings.Shape == Loader.DataGen.DataShape.Skewed
+        ? "skewed: Zipf-sized partitions from 1 row to tens of thousands, unsorted composite keys, a few repeated keys"
+        : Invariant($"uniform: {settings.Partitions:N0} partitions");
 
     private static double Milliseconds(TimeSpan latency) => Math.Round(latency.TotalMilliseconds, 2);
 

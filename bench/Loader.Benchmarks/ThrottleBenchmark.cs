@@ -36,18 +36,18 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
     {
         var bench = await BenchRun.StartAsync(
             Command,
-            Invariant($"# Throttle: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, budget B = {settings.Budget:N0} RU/s at {settings.RuPerKilobyte} RU per started KiB"),
+            Invariant($"# Throttle: {settings.Rows:N0} rows x {settings.Columns} columns ({IngestBenchmark.Shape(settings)}), budget B = {settings.Budget:N0} RU/s at {settings.RuPerKilobyte} RU per started KiB"),
             settings,
             output,
             cancellationToken);
-        var (csv, folder) = (bench.Csv, bench.Folder);
+        var folder = bench.Folder;
         output.WriteLine(Invariant($"- service: for each run a fresh in-memory Azurite behind the throttling simulator in this process (`--ru-per-second {settings.Budget} --burst-seconds 1 --ru-per-kb {settings.RuPerKilobyte}`); the table is counted on Azurite afterwards"));
         output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below; its output and report are in {folder}");
         output.WriteLine();
 
         output.WriteLine("## Runs");
-        var adaptive = await MeasureAsync(Invariant($"default (Adaptive, --parallel {settings.Parallel})"), "adaptive", settings, [], mustThrottle: true, csv, folder, cancellationToken);
-        var fixedRun = await MeasureAsync(Invariant($"Fixed, --parallel {FixedParallel}"), "fixed", settings with { Parallel = FixedParallel }, ["--Loader:Concurrency=Fixed"], mustThrottle: false, csv, folder, cancellationToken);
+        var adaptive = await MeasureAsync(Invariant($"default (Adaptive, --parallel {settings.Parallel})"), "adaptive", settings, [], mustThrottle: true, bench.Data, folder, cancellationToken);
+        var fixedRun = await MeasureAsync(Invariant($"Fixed, --parallel {FixedParallel}"), "fixed", settings with { Parallel = FixedParallel }, ["--Loader:Concurrency=Fixed"], mustThrottle: false, bench.Data, folder, cancellationToken);
         output.WriteLine();
 
         var targets = new[]
@@ -65,13 +65,13 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
     }
 
     private async Task<ThrottleRun> MeasureAsync(
-        string name, string file, BenchSettings run, IReadOnlyList<string> extra, bool mustThrottle, string csv, string folder, CancellationToken cancellationToken)
+        string name, string file, BenchSettings run, IReadOnlyList<string> extra, bool mustThrottle, Dataset data, string folder, CancellationToken cancellationToken)
     {
         await using var service = await ThrottledService.StartAsync(settings, cancellationToken);
         var reportPath = Path.Combine(folder, file + ".json");
         List<string> arguments =
         [
-            .. LoaderArguments.For(csv, run, reportPath, service.ConnectionString),
+            .. LoaderArguments.For(data.Path, run, reportPath, service.ConnectionString),
             "--Loader:Retry:MaxAttempts=10", // the default, spelled out: the Fixed run's failed rows depend on it
             $"--Loader:ProgressInterval={ProgressInterval}",
             .. extra,
@@ -110,7 +110,7 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
             Outcome = report?.Outcome,
             Seconds = seconds,
             Budget = settings.Budget,
-            Expected = settings.Rows,
+            Expected = data.DistinctKeys,
             RowsWritten = report?.RowsWritten ?? 0,
             RowsFailed = report?.RowsFailed ?? 0,
             Stored = stored,
@@ -131,7 +131,7 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
         };
 
         var unreported = measured.RowsLost - measured.RowsFailed;
-        output.WriteLine(Invariant($"  {measured.RowsWritten:N0} rows written, {measured.RowsFailed:N0} failed, in {seconds:N1} s; the table holds {stored ?? 0:N0} of {settings.Rows:N0} (counted in {clock.Elapsed.TotalSeconds:N1} s); ")
+        output.WriteLine(Invariant($"  {measured.RowsWritten:N0} rows written, {measured.RowsFailed:N0} failed, in {seconds:N1} s; the table holds {stored ?? 0:N0} of {data.DistinctKeys:N0} (counted in {clock.Elapsed.TotalSeconds:N1} s); ")
             + Invariant($"the simulator saw {counted.Requests:N0} batches, answered {counted.Throttled:N0} with 429 and charged {counted.RequestChargeTotal:N0} RU")
             + (unreported > 0 ? Invariant($" -- {unreported:N0} rows MISSING that the loader did not report failed") : "")
             + (measured.Problem is { } problem ? " -- INVALID: " + problem : ""));

@@ -2,6 +2,7 @@ using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Batching;
 using Loader.Worker.Checkpoints;
+using Loader.Worker.Dispatch.Concurrency;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
@@ -78,7 +79,8 @@ public sealed partial class BatchWriter(
         var rows = work.Remaining;
         double taken;
         BatchOutcome outcome;
-        using (await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
+        ConcurrencyLease slot;
+        using (slot = await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
             taken = await controls.Pacer.WaitAsync(rows, cancellationToken).ConfigureAwait(false);
             statistics.BatchStarted();
@@ -95,7 +97,7 @@ public sealed partial class BatchWriter(
         watermark.Sent(work.HighestRecord);
         statistics.Attempt(outcome);
         var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
-        controls.Limiter.Observe(outcome, serviceWide);
+        controls.Limiter.Observe(new AttemptObservation(outcome, rows, slot.InFlightAtStart, serviceWide));
         controls.Pacer.Observe(outcome, rows, taken, serviceWide);
         var written = outcome.Status == BatchStatus.Written;
         var settled = work.Settle(outcome);

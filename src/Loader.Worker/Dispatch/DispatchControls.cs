@@ -17,7 +17,7 @@ public sealed class DispatchControls : IDisposable
         Signal = new ThrottleSignal(timeProvider, s_throttleWindow);
         if (adaptive)
         {
-            Limiter = new AdaptiveConcurrencyLimiter(Math.Min(4, options.MaxParallelBatches), 1, options.MaxParallelBatches, Timeline);
+            Limiter = new AdaptiveConcurrencyLimiter(Math.Min(4, options.MaxParallelBatches), 1, options.MaxParallelBatches, Timeline, timeProvider);
         }
         else
         {

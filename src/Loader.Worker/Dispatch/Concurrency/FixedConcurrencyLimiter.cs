@@ -1,5 +1,3 @@
-using Loader.Abstractions;
-
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>A fixed number of batches in flight.</summary>
@@ -9,28 +7,15 @@ public sealed class FixedConcurrencyLimiter(int limit) : IConcurrencyLimiter, ID
 
     public int Limit => limit;
 
-    public async ValueTask<IDisposable> AcquireAsync(CancellationToken cancellationToken)
+    public async ValueTask<ConcurrencyLease> AcquireAsync(CancellationToken cancellationToken)
     {
         await _slots.WaitAsync(cancellationToken).ConfigureAwait(false);
-        return new Lease(_slots);
+        return new ConcurrencyLease(limit - _slots.CurrentCount, () => _slots.Release());
     }
 
-    public void Observe(BatchOutcome outcome, bool serviceWidePushback)
+    public void Observe(in AttemptObservation attempt)
     {
     }
 
     public void Dispose() => _slots.Dispose();
-
-    private sealed class Lease(SemaphoreSlim slots) : IDisposable
-    {
-        private int _released;
-
-        public void Dispose()
-        {
-            if (Interlocked.Exchange(ref _released, 1) == 0)
-            {
-                slots.Release();
-            }
-        }
-    }
 }

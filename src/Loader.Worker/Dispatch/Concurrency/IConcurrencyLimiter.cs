@@ -1,5 +1,3 @@
-using Loader.Abstractions;
-
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>Bounds the batches in flight; adaptive implementations learn the bound from what the service answers.</summary>
@@ -9,10 +7,8 @@ public interface IConcurrencyLimiter
     int Limit { get; }
 
     /// <summary>Waits for a slot; dispose the lease to give it back.</summary>
-    ValueTask<IDisposable> AcquireAsync(CancellationToken cancellationToken);
+    ValueTask<ConcurrencyLease> AcquireAsync(CancellationToken cancellationToken);
 
     /// <summary>Tells the limiter how an attempt ended, so it can grow or shrink.</summary>
-    /// <param name="outcome">The attempt's outcome.</param>
-    /// <param name="serviceWidePushback">Whether a throttled answer shows service-wide pressure rather than one hot partition (<see cref="ThrottleSignal"/>).</param>
-    void Observe(BatchOutcome outcome, bool serviceWidePushback);
+    void Observe(in AttemptObservation attempt);
 }

@@ -12,6 +12,10 @@ public sealed class AdaptiveConcurrencyLimiterTests
     private static AdaptiveConcurrencyLimiter Limiter(int initial = 4, int max = 32) =>
         new(initial, 1, max, new ConcurrencyTimeline(new ManualTimeProvider()));
 
+    /// <summary>An answer without a measured latency: the limiter learns only from its status.</summary>
+    private static void Observe(AdaptiveConcurrencyLimiter limiter, BatchOutcome outcome, bool serviceWidePushback) =>
+        limiter.Observe(new AttemptObservation(outcome, Rows: 100, InFlightAtStart: 1, serviceWidePushback));
+
     [Fact]
     public void Grows_by_one_after_a_full_round_of_healthy_answers()
     {
@@ -19,11 +23,11 @@ public sealed class AdaptiveConcurrencyLimiterTests
 
         for (var i = 0; i < 3; i++)
         {
-            limiter.Observe(s_written, false);
+            Observe(limiter, s_written, false);
         }
 
         Assert.Equal(4, limiter.Limit);
-        limiter.Observe(s_written, false);
+        Observe(limiter, s_written, false);
         Assert.Equal(5, limiter.Limit);
     }
 
@@ -32,19 +36,19 @@ public sealed class AdaptiveConcurrencyLimiterTests
     {
         var limiter = Limiter(initial: 20);
 
-        limiter.Observe(s_throttled, serviceWidePushback: true);
+        Observe(limiter, s_throttled, serviceWidePushback: true);
         Assert.Equal(14, limiter.Limit);
 
         // The other answers of the same round were sent at the old limit: they say nothing new.
         for (var i = 0; i < 10; i++)
         {
-            limiter.Observe(s_throttled, serviceWidePushback: true);
+            Observe(limiter, s_throttled, serviceWidePushback: true);
         }
 
         Assert.Equal(14, limiter.Limit);
         for (var i = 0; i < 4; i++)
         {
-            limiter.Observe(s_throttled, serviceWidePushback: true);
+            Observe(limiter, s_throttled, serviceWidePushback: true);
         }
 
         Assert.Equal(9, limiter.Limit);
@@ -57,7 +61,7 @@ public sealed class AdaptiveConcurrencyLimiterTests
 
         for (var i = 0; i < 50; i++)
         {
-            limiter.Observe(s_throttled, serviceWidePushback: false);
+            Observe(limiter, s_throttled, serviceWidePushback: false);
         }
 
         Assert.Equal(8, limiter.Limit);
@@ -69,13 +73,13 @@ public sealed class AdaptiveConcurrencyLimiterTests
         var limiter = Limiter(initial: 2, max: 3);
         for (var i = 0; i < 100; i++)
         {
-            limiter.Observe(s_throttled, true);
+            Observe(limiter, s_throttled, true);
         }
 
         Assert.Equal(1, limiter.Limit);
         for (var i = 0; i < 100; i++)
         {
-            limiter.Observe(s_written, false);
+            Observe(limiter, s_written, false);
         }
 
         Assert.Equal(3, limiter.Limit);
@@ -95,8 +99,8 @@ public sealed class AdaptiveConcurrencyLimiterTests
         using var thirdLease = await third;
         Assert.False(fourth.IsCompleted);
 
-        limiter.Observe(s_written, false);
-        limiter.Observe(s_written, false); // a round of two healthy answers: three slots
+        Observe(limiter, s_written, false);
+        Observe(limiter, s_written, false); // a round of two healthy answers: three slots
         (await fourth).Dispose();
     }
 
@@ -151,7 +155,7 @@ public sealed class AdaptiveConcurrencyLimiterTests
         for (var answer = 0; answer < 20_000; answer++)
         {
             var overloaded = limiter.Limit > capacity;
-            limiter.Observe(overloaded ? s_throttled : s_written, overloaded);
+            Observe(limiter, overloaded ? s_throttled : s_written, overloaded);
             if (answer > 2_000)
             {
                 seen.Add(limiter.Limit);
@@ -161,5 +165,120 @@ public sealed class AdaptiveConcurrencyLimiterTests
         Assert.InRange(seen.Min(), (int)(capacity * 0.7), capacity);
         Assert.InRange(seen.Max(), capacity, capacity + 1);
         Assert.InRange(seen.Average(), capacity * 0.8, capacity + 0.5);
+    }
+
+    /// <summary>
+    /// Plays answers of a modelled service against the limiter on a simulated clock: with <c>n</c> requests in flight an
+    /// answer takes <paramref name="latency"/>(elapsed, n), and n answers come per such latency. While the limiter
+    /// probes, the one request in flight went alone. Returns the limit after each answer.
+    /// </summary>
+    private static List<int> Play(AdaptiveConcurrencyLimiter limiter, ManualTimeProvider clock, int answers, Func<TimeSpan, int, TimeSpan> latency, List<bool>? probing = null)
+    {
+        var started = clock.GetUtcNow();
+        var limits = new List<int>(answers);
+        for (var i = 0; i < answers; i++)
+        {
+            var alone = limiter.Probing;
+            var inFlight = alone ? 1 : limiter.Limit;
+            var took = latency(clock.GetUtcNow() - started, inFlight);
+            clock.Advance(took / inFlight);
+            limiter.Observe(new AttemptObservation(BatchOutcome.Written(202, took, null), 100, inFlight, false));
+            limits.Add(limiter.Limit);
+            probing?.Add(alone);
+        }
+
+        return limits;
+    }
+
+    private static (AdaptiveConcurrencyLimiter Limiter, ManualTimeProvider Clock) Timed(int initial, int max = 32)
+    {
+        var clock = new ManualTimeProvider();
+        return (new AdaptiveConcurrencyLimiter(initial, 1, max, new ConcurrencyTimeline(clock), clock), clock);
+    }
+
+    /// <summary>One worker behind the endpoint, as Azurite: every request in flight waits for the others.</summary>
+    private static TimeSpan OneWorker(double serviceMs, int inFlight) => TimeSpan.FromMilliseconds(2 + (serviceMs * inFlight));
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(4)]
+    [InlineData(32)]
+    public void Against_a_service_of_one_worker_it_keeps_a_short_queue_instead_of_filling_every_slot(int initial)
+    {
+        var (limiter, clock) = Timed(initial);
+        var probing = new List<bool>();
+
+        var limits = Play(limiter, clock, 20_000, (_, n) => OneWorker(20, n), probing);
+
+        // More in flight buys this service no throughput, only latency: the limit holds where a few requests queue.
+        var settled = limits.Skip(2_000).ToList();
+        Assert.InRange(settled.Min(), 2, 4);
+        Assert.InRange(settled.Max(), 3, 5);
+        Assert.InRange(settled.Average(), 2.5, 4.5);
+        Assert.Contains(true, probing); // the baseline was refreshed with requests sent alone
+        Assert.True(probing.Count(alone => alone) < probing.Count / 50, "probes should be a small share of the answers");
+    }
+
+    [Fact]
+    public void Against_a_service_that_answers_as_fast_with_more_in_flight_it_climbs_to_the_maximum()
+    {
+        var (limiter, clock) = Timed(4, max: 32);
+
+        var limits = Play(limiter, clock, 5_000, (_, _) => TimeSpan.FromMilliseconds(30));
+
+        Assert.Equal(32, limits[^1]);
+        Assert.Equal(32, limits.Skip(1_000).Min());
+    }
+
+    [Fact]
+    public void A_service_that_slows_as_it_fills_does_not_drag_the_limit_up_to_the_maximum_or_down_to_one()
+    {
+        // Azurite's cost per batch grows with the table: here six-fold over ten simulated minutes.
+        var (limiter, clock) = Timed(4);
+
+        var limits = Play(limiter, clock, 30_000, (elapsed, n) => OneWorker(10 + (50 * Math.Min(1, elapsed.TotalMinutes / 10)), n));
+
+        var late = limits.Skip(20_000).ToList();
+        Assert.InRange(late.Min(), 2, 4);
+        Assert.InRange(late.Max(), 3, 6);
+    }
+
+    [Fact]
+    public async Task While_a_queue_is_seen_it_sends_one_request_alone_every_probe_interval_then_reopens()
+    {
+        var (limiter, clock) = Timed(4);
+        Play(limiter, clock, 40, (_, n) => OneWorker(20, n)); // a few rounds: the baseline is known, a queue is seen
+        Assert.False(limiter.Probing);
+
+        clock.Advance(AdaptiveConcurrencyLimiter.ProbeInterval);
+        while (!limiter.Probing)
+        {
+            var n = limiter.Limit;
+            limiter.Observe(new AttemptObservation(BatchOutcome.Written(202, OneWorker(20, n), null), 100, n, false));
+        }
+
+        var alone = await limiter.AcquireAsync(CancellationToken.None);
+        var next = limiter.AcquireAsync(CancellationToken.None).AsTask();
+        Assert.Equal(1, alone.InFlightAtStart);
+        Assert.False(next.IsCompleted); // nobody else goes while it probes
+        alone.Dispose();
+        (await next.WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken)).Dispose();
+
+        for (var i = 0; i < 3; i++)
+        {
+            limiter.Observe(new AttemptObservation(BatchOutcome.Written(202, OneWorker(20, 1), null), 100, 1, false));
+        }
+
+        Assert.False(limiter.Probing);
+    }
+
+    [Fact]
+    public void A_request_that_got_no_answer_shrinks_the_limit_as_a_throttle_does()
+    {
+        var limiter = Limiter(initial: 20);
+
+        Observe(limiter, new BatchOutcome { Status = BatchStatus.Transient, Error = "no answer within 60 s" }, serviceWidePushback: false);
+
+        Assert.Equal(14, limiter.Limit);
     }
 }
