@@ -137,8 +137,9 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal(1_200, report.RowsWritten);
         Assert.True(report.Throttled > 0, "the hot partition should have been throttled");
-        Assert.Equal(4, report.Concurrency.Min);          // never lowered for one hot partition
-        Assert.Null(report.PacedRequestUnitsPerSecond);   // and no pace imposed on the others
+        Assert.Null(report.PacedRequestUnitsPerSecond); // no pace imposed on the others
+        // That its 429s never cut the concurrency limit is the limiter's test (A_hot_partition_alone_does_not_slow_the_others):
+        // here the limit also follows Azurite's latency, which a shared machine moves as it likes.
         Assert.Equal(1_200, (await azurite.ReadTableAsync(table, _cancellation)).Count);
     }
 
