@@ -1,5 +1,4 @@
 using Loader.Abstractions;
-using Loader.Worker.Checkpoints;
 
 namespace Loader.Worker.Batching;
 
@@ -11,7 +10,7 @@ namespace Loader.Worker.Batching;
 /// so a rare key's row never waits for the end of the input. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
 /// Single-threaded: one pipeline stage owns it.
 /// </summary>
-public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, RecordWatermark? watermark = null, TimeProvider? timeProvider = null)
+public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, TimeProvider? timeProvider = null)
 {
     private readonly TimeProvider _time = timeProvider ?? TimeProvider.System;
 
@@ -170,7 +169,6 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
     private PendingBatch Open(LoadEntity first, long? firstRecord = null)
     {
         var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations, _time.GetTimestamp());
-        watermark?.Open(batch.FirstRecord);
         _pending[first.PartitionKey] = batch;
         if (_age.Count >= (2 * _pending.Count) + 64)
         {
@@ -204,7 +202,6 @@ public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, Ent
         BufferedRows -= batch.Entities.Count;
         if (batch.Entities.Count == 0)
         {
-            watermark?.Close(batch.FirstRecord);
             return;
         }
 

@@ -1,18 +1,28 @@
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>
-/// Where a load stood: every well-formed record before <see cref="NextRecord"/> is settled. Written every few
-/// seconds and at the end; read at start to resume. Tied to its input and settings by <see cref="Input"/> and
-/// <see cref="Settings"/>, so it is never applied to another load.
+/// Where a load stood: every well-formed record before <see cref="NextRecord"/> is settled, and of those after it up to
+/// <see cref="ReadUpTo"/>, all but the <see cref="Pending"/> ones. Written every few seconds and at the end; read at
+/// start to resume. Tied to its input and settings by <see cref="Input"/> and <see cref="Settings"/>, so it is never
+/// applied to another load. Version 1 (no <see cref="ReadUpTo"/>) is read as a watermark alone.
 /// </summary>
 public sealed record Checkpoint
 {
-    public const int CurrentVersion = 1;
+    public const int CurrentVersion = 2;
 
     public int Version { get; init; } = CurrentVersion;
 
     /// <summary>The first well-formed record (1-based) not known to be settled: a restart skips the records before it.</summary>
     public required long NextRecord { get; init; }
+
+    /// <summary>The highest record that had been read and passed into batches (0: none recorded, as in version 1).</summary>
+    public long ReadUpTo { get; init; }
+
+    /// <summary>The line on which <see cref="ReadUpTo"/> starts.</summary>
+    public long ReadUpToLine { get; init; }
+
+    /// <summary>Records from <see cref="NextRecord"/> to <see cref="ReadUpTo"/> still in batches, as [first, last] ranges: a restart sends only these of them.</summary>
+    public IReadOnlyList<long[]> Pending { get; init; } = [];
 
     /// <summary>The highest record sent to the service: rows a restart meets again up to here may already be stored.</summary>
     public required long HighestSent { get; init; }

@@ -34,10 +34,13 @@ public sealed partial class CheckpointWriter(
     public async Task WriteAsync(bool completed, CancellationToken cancellationToken)
     {
         // Read before the rejects are stored: everything this checkpoint counts as settled is then in them.
-        var nextRecord = watermark.Current;
+        var position = watermark.Snapshot();
         var checkpoint = new Checkpoint
         {
-            NextRecord = nextRecord,
+            NextRecord = position.NextRecord,
+            ReadUpTo = position.ReadUpTo,
+            ReadUpToLine = position.ReadUpToLine,
+            Pending = position.Pending,
             HighestSent = Math.Max(watermark.HighestSent, resume.HighestSentBefore),
             Completed = completed,
             UpdatedAt = timeProvider.GetUtcNow(),

@@ -1,11 +1,14 @@
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>Where this run starts: after the records an earlier run settled (none for a fresh load), and what it is tied to.</summary>
-/// <param name="SkipRecords">Well-formed records already settled, skipped without being read into entities.</param>
+/// <param name="SkipRecords">Well-formed records before the watermark, all settled: skipped without being mapped.</param>
 /// <param name="HighestSentBefore">The highest record the earlier run sent: under Insert, a conflict on a record up to here is the earlier run's own write.</param>
 /// <param name="Input">The input this load reads.</param>
 /// <param name="Settings">The settings that tie the checkpoint to this load.</param>
 public sealed record ResumePoint(long SkipRecords, long HighestSentBefore, InputIdentity Input, IReadOnlyDictionary<string, string> Settings)
 {
-    public bool Resumed => SkipRecords > 0;
+    public bool Resumed => SkipRecords > 0 || Window is not null;
+
+    /// <summary>The records after the watermark the earlier run had read, of which only the pending ones are sent again; null when it recorded none.</summary>
+    public ResumeWindow? Window { get; init; }
 }

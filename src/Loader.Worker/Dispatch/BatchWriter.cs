@@ -17,8 +17,8 @@ namespace Loader.Worker.Dispatch;
 /// so one bad row never fails its batch; rows a non-atomic write already landed are never sent twice.
 /// </summary>
 /// <remarks>
-/// A batch settled in full closes its place in the <see cref="RecordWatermark"/>; one with failed rows keeps it
-/// open, so a restart from the checkpoint writes them again. After a resume under Insert, a conflict on a row up
+/// A batch settled in full settles its records in the <see cref="RecordWatermark"/>; one with failed rows keeps them
+/// pending, so a restart from the checkpoint writes them again. After a resume under Insert, a conflict on a row up
 /// to the earlier run's highest sent record is that run's own write: counted already written, not rejected.
 /// </remarks>
 public sealed partial class BatchWriter(
@@ -60,7 +60,7 @@ public sealed partial class BatchWriter(
             return;
         }
 
-        watermark.Close(ready.FirstRecord);
+        watermark.Settled(ready.Records);
     }
 
     private Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, CancellationToken cancellationToken) =>

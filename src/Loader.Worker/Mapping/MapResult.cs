@@ -2,9 +2,14 @@ using Loader.Abstractions;
 
 namespace Loader.Worker.Mapping;
 
-/// <summary>A record mapped to an entity, or the reason it cannot be, with the record's text for the rejects file.</summary>
+/// <summary>A record mapped to an entity, or the reason it cannot be (with the record's text for the rejects file), or skipped as settled by an earlier run.</summary>
 public readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText)
 {
+    public bool Skipped => Entity is null && RejectReason is null;
+
+    /// <summary>A record an earlier run settled: not mapped again.</summary>
+    public static MapResult Skip(RowOrigin origin) => new(null, origin, null, null);
+
     public static MapResult Accept(LoadEntity entity) => new(entity, entity.Origin, null, null);
 
     public static MapResult Reject(RowOrigin origin, string reason, string recordText) => new(null, origin, reason, recordText);

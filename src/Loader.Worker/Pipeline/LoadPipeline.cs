@@ -75,14 +75,20 @@ public sealed partial class LoadPipeline(
         var watermark = new RecordWatermark(resume?.SkipRecords ?? 0);
         await PrepareBackendAsync(settings, abort).ConfigureAwait(false);
 
-        using var rejects = await OpenRejectsAsync(settings, resume is { Resumed: true } ? reader.LastSkippedLine : null, source.Lines, abort).ConfigureAwait(false);
+        var keepRejectsUpToLine = resume switch
+        {
+            { Window: { } window } => Math.Max(window.ReadUpToLine, reader.LastSkippedLine),
+            { Resumed: true } => reader.LastSkippedLine,
+            _ => (long?)null,
+        };
+        using var rejects = await OpenRejectsAsync(settings, keepRejectsUpToLine, source.Lines, abort).ConfigureAwait(false);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded);
         // Few chunks in between: rows waiting here are rows the garbage collector must copy.
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics);
-        var batchStage = new BatchStage(CreateBatcher(settings, watermark), rejects, watermark, () => readStage.LastRecord, IdlePeriod(settings.MaxBatchDelay));
+        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window);
+        var batchStage = new BatchStage(CreateBatcher(settings), rejects, watermark, () => readStage.LastRead, IdlePeriod(settings.MaxBatchDelay));
         var writer = new BatchWriter(
             backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, timeProvider, loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, settings.MaxParallelBatches * 4), statistics, loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
@@ -234,8 +240,10 @@ public sealed partial class LoadPipeline(
         var skip = checkpoint.NextRecord - 1;
         var skipped = reader.Skip(skip);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);
-        LogResuming(skipped, checkpoint.NextRecord, checkpointPath);
-        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity);
+        var window = checkpoint.ReadUpTo >= checkpoint.NextRecord ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending) : null;
+        var resend = window?.Pending.Sum(range => range[1] - range[0] + 1) ?? 0;
+        LogResuming(skipped, checkpoint.NextRecord, window?.ReadUpTo ?? skipped, resend, checkpointPath);
+        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window };
     }
 
     private (string, int, string?) Conclude(ReadStage readStage, RejectSink rejects, CancellationToken stopReading)
@@ -310,7 +318,7 @@ public sealed partial class LoadPipeline(
         }
     }
 
-    private PartitionBatcher CreateBatcher(LoaderOptions settings, RecordWatermark watermark)
+    private PartitionBatcher CreateBatcher(LoaderOptions settings)
     {
         var limits = backend.Limits;
         var policy = new BatchingPolicy(
@@ -319,7 +327,7 @@ public sealed partial class LoadPipeline(
             settings.MaxBufferedRows,
             settings.WriteMode,
             settings.MaxBatchDelay);
-        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()), watermark, timeProvider);
+        return new PartitionBatcher(policy, entity => backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()), timeProvider);
     }
 
     /// <summary>How often the batch stage looks for batches that waited long enough while no rows come: a fraction of the delay, so none waits much past it.</summary>
@@ -407,8 +415,8 @@ public sealed partial class LoadPipeline(
     [LoggerMessage(Level = LogLevel.Error, Message = "{Message}")]
     private partial void LogAborted(string message);
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Resuming from the checkpoint at {CheckpointPath}: {Skipped:N0} records were done, reading from record {NextRecord:N0}")]
-    private partial void LogResuming(long skipped, long nextRecord, string checkpointPath);
+    [LoggerMessage(Level = LogLevel.Information, Message = "Resuming from the checkpoint at {CheckpointPath}: {Skipped:N0} records were done, reading from record {NextRecord:N0}; of those up to record {ReadUpTo:N0}, the {Resend:N0} still in batches at the checkpoint are sent again")]
+    private partial void LogResuming(long skipped, long nextRecord, long readUpTo, long resend, string checkpointPath);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "The checkpoint at {CheckpointPath} records a completed load: this is a new load from the top")]
     private partial void LogPreviousCompleted(string checkpointPath);

@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using Loader.Abstractions;
+using Loader.Worker.Checkpoints;
 using Loader.Worker.Csv;
 using Loader.Worker.Mapping;
 using Loader.Worker.Rejects;
@@ -10,14 +11,15 @@ namespace Loader.Worker.Pipeline;
 /// <summary>
 /// First stage: reads records, maps them to entities (on <c>mapThreads</c> threads, results in input order) and
 /// passes them on in chunks: one channel item per chunk keeps hand-over cost per row small. Rows that cannot
-/// be mapped go to the rejects here.
+/// be mapped go to the rejects here. After a resume, records in the earlier run's <see cref="ResumeWindow"/> that it
+/// settled are skipped, unmapped.
 /// </summary>
-internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics)
+internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null)
 {
     internal const int ChunkSize = 512;
 
-    /// <summary>The highest well-formed record number read so far.</summary>
-    public long LastRecord { get; private set; }
+    /// <summary>The highest well-formed record number read so far, and the line it starts on.</summary>
+    public (long Record, long Line) LastRead { get; private set; }
 
     /// <summary>True once every record of the input was read.</summary>
     public bool ReachedEnd { get; private set; }
@@ -31,12 +33,26 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
         var chunk = new List<LoadEntity>(ChunkSize);
         var read = 0;
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
+        Func<CsvHelper.CsvReader, MapResult> map = window is null
+            ? csv => mappers.Value!.Map(csv)
+            : csv => window.Settled(csv.RowNumber) ? MapResult.Skip(CsvRecordReader.OriginOf(csv)) : mappers.Value!.Map(csv);
         try
         {
-            foreach (var record in reader.ReadAll(csv => mappers.Value!.Map(csv), mapThreads))
+            foreach (var record in reader.ReadAll(map, mapThreads))
             {
+                if (record.Malformed is { } skipped ? window?.SettledMalformed(skipped.Origin.Record) == true : record.Value.Skipped)
+                {
+                    statistics.RowsSkipped(1);
+                    continue;
+                }
+
                 read++;
-                LastRecord = Math.Max(LastRecord, record.Malformed?.Origin.Record ?? record.Value.Origin.Record);
+                var origin = record.Malformed?.Origin ?? record.Value.Origin;
+                if (origin.Record >= LastRead.Record)
+                {
+                    LastRead = (origin.Record, origin.Line);
+                }
+
                 if (record.Value.Entity is { } entity)
                 {
                     chunk.Add(entity);

@@ -262,37 +262,4 @@ public sealed class PartitionBatcherTests
         Assert.Empty(ready);
         Assert.Equal(1, batcher.BufferedRows);
     }
-
-    [Fact]
-    public void A_batch_that_lingered_out_closes_the_watermark_gap_it_held_once_it_is_written()
-    {
-        var clock = new Infrastructure.ManualTimeProvider();
-        var watermark = new Loader.Worker.Checkpoints.RecordWatermark();
-        var batcher = new PartitionBatcher(
-            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(2)),
-            entity => new EntityInspection(entity.PayloadBytes, null),
-            watermark,
-            clock);
-        var ready = new List<ReadyBatch>();
-        batcher.Add(Row("rare", "1"), ready); // record 1
-        for (var i = 0; i < 300; i++)
-        {
-            batcher.Add(Row("busy", $"r{i}"), ready); // records 2..301: three full batches
-        }
-
-        watermark.Batched(_record);
-        foreach (var batch in ready)
-        {
-            watermark.Close(batch.FirstRecord);
-        }
-
-        Assert.Equal(1, watermark.Current); // the rare row holds everything behind it
-
-        ready.Clear();
-        clock.Advance(TimeSpan.FromSeconds(2));
-        batcher.EmitExpired(ready);
-        watermark.Close(Assert.Single(ready).FirstRecord);
-
-        Assert.Equal(_record + 1, watermark.Current);
-    }
 }

@@ -69,8 +69,8 @@ public sealed class BatchWriterTests : IDisposable
     {
         var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(NoAnswerOfShape(shape)), ScriptedAdapter.Written);
         var batch = Batch(5);
-        _watermark.Open(batch.FirstRecord);
-        _watermark.Batched(5);
+        _watermark.Pending([.. batch.Records]);
+        _watermark.Batched(5, 6);
 
         await Writer(adapter).WriteAsync(batch, TestContext.Current.CancellationToken);
 
@@ -85,8 +85,8 @@ public sealed class BatchWriterTests : IDisposable
     {
         var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(NoAnswerOfShape("refused")));
         var batch = Batch(4);
-        _watermark.Open(batch.FirstRecord);
-        _watermark.Batched(4);
+        _watermark.Pending([.. batch.Records]);
+        _watermark.Batched(4, 5);
 
         await Writer(adapter).WriteAsync(batch, TestContext.Current.CancellationToken);
 

@@ -36,9 +36,8 @@ public sealed class BatchStageTests : IDisposable
         var batcher = new PartitionBatcher(
             new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
-            watermark,
             _clock);
-        var stage = new BatchStage(batcher, _rejects, watermark, () => 1, idlePeriod: TimeSpan.FromMilliseconds(10));
+        var stage = new BatchStage(batcher, _rejects, watermark, () => (1, 2), idlePeriod: TimeSpan.FromMilliseconds(10));
         var rows = Channel.CreateUnbounded<LoadEntity[]>();
         var batches = Channel.CreateUnbounded<ReadyBatch>();
         var running = StageThread.Run("test-batch", () => stage.Run(rows.Reader, batches.Writer));
@@ -53,6 +52,7 @@ public sealed class BatchStageTests : IDisposable
         var batch = await batches.Reader.ReadAsync(bound.Token);
 
         Assert.Equal("rare", batch.Batch.PartitionKey);
+        Assert.Equal(1, watermark.PendingRows);
         Assert.False(running.IsCompleted);
         rows.Writer.Complete();
         await running.WaitAsync(s_bound, TestContext.Current.CancellationToken);
