@@ -9,6 +9,26 @@ public sealed class CsvOptions
     /// <summary>Culture for numbers and dates in typed columns; empty for the invariant culture.</summary>
     public string Culture { get; set; } = "";
 
+    /// <summary>
+    /// Whether numbers may hold the culture's group separator, where the culture groups digits (1,234.5; 1.234,5 in
+    /// de-DE). Off by default: a separator in a number is then refused, since a decimal comma read in the wrong
+    /// culture would otherwise turn 3,14 into 314.
+    /// </summary>
+    public bool AllowGroupSeparators { get; set; }
+
     /// <summary>Threads that map records to entities; 0 picks one per core (two to four). Order is kept whatever the number.</summary>
     public int MapThreads { get; set; }
+
+    /// <summary>
+    /// Lines a quoted field may span. A quote that opens a field and does not close within them is taken for a stray
+    /// quote: its line is rejected and reading goes on with the next line, instead of one record swallowing the file.
+    /// </summary>
+    public int MaxLinesInQuotes { get; set; } = 100;
+
+    /// <summary>
+    /// The longest record, in bytes of input: 2 MiB, the largest entity either service holds (a Cosmos DB item; a Table
+    /// entity is 1 MiB). A longer line or record is rejected and reading goes on after it; so is a quote still open
+    /// after this many bytes.
+    /// </summary>
+    public int MaxRecordBytes { get; set; } = 2 * 1024 * 1024;
 }

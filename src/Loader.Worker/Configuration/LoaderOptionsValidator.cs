@@ -16,8 +16,9 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
     {
         var failures = new List<string>();
         ValidateInput(options, failures);
-        ValidateTemplate("Loader:PartitionKey", options.PartitionKey, failures);
-        ValidateTemplate("Loader:RowKey", options.RowKey, failures);
+        ValidateTemplate("Loader:PartitionKey", options.PartitionKey, ForbiddenInPartitionKey(options.Backend), failures);
+        ValidateTemplate("Loader:RowKey", options.RowKey, ForbiddenInRowKey(options.Backend), failures);
+        ValidateEnums(options, failures);
         Range(failures, "Loader:BatchSize", options.BatchSize, 1, 100);
         Range(failures, "Loader:MaxParallelBatches", options.MaxParallelBatches, 1, 1024);
         Range(failures, "Loader:MaxBufferedRows", options.MaxBufferedRows, options.BatchSize, 10_000_000);
@@ -123,15 +124,50 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         }
     }
 
-    private static void ValidateTemplate(string key, string template, List<string> failures)
+    /// <summary>A template that does not parse, or whose literal text holds a character the service refuses in that key (every row would be rejected).</summary>
+    private static void ValidateTemplate(string key, string template, (string Service, Func<string, string?> Forbidden)? rule, List<string> failures)
     {
+        KeyTemplate parsed;
         try
         {
-            KeyTemplate.Parse(template);
+            parsed = KeyTemplate.Parse(template);
         }
         catch (FormatException exception)
         {
             failures.Add($"{key} '{template}' {exception.Message}");
+            return;
+        }
+
+        if (rule is { } keyRule && parsed.Segments.Where(segment => !segment.IsColumn).Select(segment => keyRule.Forbidden(segment.Value)).FirstOrDefault(bad => bad is not null) is { } character)
+        {
+            failures.Add($"{key} '{template}' holds {character} outside its columns: {keyRule.Service} refuses it in this key, so every row would be rejected.");
+        }
+    }
+
+    private static (string, Func<string, string?>)? ForbiddenInPartitionKey(BackendKind backend) =>
+        backend == BackendKind.Tables ? ("Table Storage", TableEntityRules.ForbiddenKeyCharacter) : null;
+
+    private static (string, Func<string, string?>)? ForbiddenInRowKey(BackendKind backend) =>
+        backend == BackendKind.Tables ? ("Table Storage", TableEntityRules.ForbiddenKeyCharacter) : ("Cosmos DB (the row key is the item id)", CosmosItemRules.ForbiddenIdCharacter);
+
+    /// <summary>An enum setting given as a number binds to any number: only the named values are settings.</summary>
+    private static void ValidateEnums(LoaderOptions options, List<string> failures)
+    {
+        Defined(failures, "Loader:Backend", options.Backend);
+        Defined(failures, "Loader:WriteMode", options.WriteMode);
+        Defined(failures, "Loader:Concurrency", options.Concurrency);
+        Defined(failures, "Loader:LogFormat", options.LogFormat);
+        Defined(failures, "Loader:Cosmos:Mode", options.Cosmos.Mode);
+        Defined(failures, "Loader:Cosmos:ConnectionMode", options.Cosmos.ConnectionMode);
+        Defined(failures, "Loader:Telemetry:AzureMonitorAuthentication", options.Telemetry.AzureMonitorAuthentication);
+    }
+
+    private static void Defined<T>(List<string> failures, string key, T value)
+        where T : struct, Enum
+    {
+        if (!Enum.IsDefined(value))
+        {
+            failures.Add($"{key} '{value}' is not one of {string.Join(", ", Enum.GetNames<T>())}.");
         }
     }
 
@@ -150,6 +186,8 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
             failures.Add($"Loader:Csv:Delimiter {exception.Message}");
         }
 
+        Range(failures, "Loader:Csv:MaxLinesInQuotes", csv.MaxLinesInQuotes, 1, 1_000_000);
+        Range(failures, "Loader:Csv:MaxRecordBytes", csv.MaxRecordBytes, 4096, 256 * 1024 * 1024);
         if (!string.IsNullOrWhiteSpace(csv.Culture))
         {
             try
@@ -180,6 +218,10 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         else if (!TableName().IsMatch(tables.Table))
         {
             failures.Add($"Loader:Tables:Table '{tables.Table}' is not a valid table name: 3 to 63 letters and digits, starting with a letter.");
+        }
+        else if (string.Equals(tables.Table, "tables", StringComparison.OrdinalIgnoreCase))
+        {
+            failures.Add($"Loader:Tables:Table '{tables.Table}' is a name the Table service keeps for itself; choose another.");
         }
 
         if (!string.IsNullOrWhiteSpace(tables.Endpoint))

@@ -17,13 +17,8 @@ public sealed class CsvRecordReader : IDisposable
 {
     private const int BufferSize = 256 * 1024;
 
-    /// <summary>
-    /// No entity may exceed 2 MB, so a longer record is a quote that never closes, not data: past this size (CsvHelper
-    /// checks it when it needs more input, so up to about twice as much is read) reading stops with an error.
-    /// </summary>
-    internal const int MaxRecordBytes = 16 * 1024 * 1024;
-
     private readonly CsvReader _reader;
+    private readonly RunawayQuoteGuard _guard;
 
     // Filled by the scanning thread, ahead of the mapped results; released in order by ReadAll.
     private readonly ConcurrentQueue<(long GoodRecordsBefore, MalformedRecord Record)> _malformed = new();
@@ -32,7 +27,14 @@ public sealed class CsvRecordReader : IDisposable
     private bool _readingHeader = true;
     private string? _headerProblem;
 
-    private CsvRecordReader(CsvReader reader) => _reader = reader;
+    private CsvRecordReader(CsvReader reader, RunawayQuoteGuard guard)
+    {
+        _reader = reader;
+        _guard = guard;
+    }
+
+    /// <summary>Lines of the input read so far, header and blank lines included: all of them once the records are read.</summary>
+    public long LinesRead => _guard.LinesRead;
 
     /// <summary>Column names from the first row.</summary>
     public IReadOnlyList<string> Header { get; private set; } = [];
@@ -50,9 +52,11 @@ public sealed class CsvRecordReader : IDisposable
     public static CsvRecordReader Open(Stream stream, CsvOptions options)
     {
         CsvRecordReader? owner = null;
+        var separator = Separator(options.Delimiter);
+        var guard = new RunawayQuoteGuard(stream, separator, options.MaxLinesInQuotes, options.MaxRecordBytes);
         var readerOptions = new CsvReaderOptions
         {
-            Separator = Separator(options.Delimiter),
+            Separator = separator,
             HasHeader = true,
             Mode = CsvMode.Rfc4180,
             SkipEmptyLines = true,
@@ -61,13 +65,14 @@ public sealed class CsvRecordReader : IDisposable
             MalformedData = CsvMalformedDataHandling.Skip,
             FieldCountMismatch = CsvFieldCountHandling.Skip,
             OnMalformedRecord = malformed => owner?.OnMalformed(malformed),
-            MaxRecordSize = MaxRecordBytes,
+            // The guard keeps records within MaxRecordBytes; this is the parser's own safety net beyond it.
+            MaxRecordSize = (2 * options.MaxRecordBytes) + BufferSize,
             BufferSize = BufferSize,
             // Rows wait in partial batches; repeated values (carriers, airports) then cost one string each.
             PoolStrings = true,
         };
-        var reader = CsvReader.Create(stream, readerOptions, leaveOpen: true);
-        owner = new CsvRecordReader(reader);
+        var reader = CsvReader.Create(guard, readerOptions, leaveOpen: true);
+        owner = new CsvRecordReader(reader, guard);
         owner.Header = owner.ReadHeader();
         return owner;
     }
@@ -127,7 +132,7 @@ public sealed class CsvRecordReader : IDisposable
     /// <paramref name="parallelism"/> threads (the reader it gets is valid only during the call), malformed
     /// ones as they were. Stop enumerating to stop reading.
     /// </summary>
-    /// <exception cref="CsvFormatException">The input cannot be read on, such as a record longer than 16 MiB (a quote that never closes).</exception>
+    /// <exception cref="CsvFormatException">The input cannot be read on (a record longer than the parser's safety net, which the guard should have stopped first).</exception>
     public IEnumerable<RecordResult<T>> ReadAll<T>(Func<CsvReader, T> map, int parallelism)
     {
         var results = parallelism > 1 ? _reader.ParallelEnumerate(map, parallelism) : Sequential(map);
@@ -166,15 +171,19 @@ public sealed class CsvRecordReader : IDisposable
             return;
         }
 
+        // Lines the guard rejected reach the parser as a marker: their own text and reason are with the guard.
+        var (problem, text) = _guard.TryTake(malformed.LineNumber, out var rejected)
+            ? (rejected.Reason, rejected.Text)
+            : (Describe(malformed), malformed.RawRecord);
         if (_readingHeader)
         {
-            _headerProblem ??= $"{Describe(malformed)} (line {malformed.LineNumber}: {Shorten(malformed.RawRecord)})";
+            _headerProblem ??= $"{problem} (line {malformed.LineNumber}: {Shorten(text)})";
             return;
         }
 
         // RecordNumber counts the header and the well-formed records returned before this one.
         var goodRecordsBefore = Math.Max(0, malformed.RecordNumber - 2);
-        _malformed.Enqueue((goodRecordsBefore, new MalformedRecord(new RowOrigin(goodRecordsBefore, malformed.LineNumber), Describe(malformed), malformed.RawRecord)));
+        _malformed.Enqueue((goodRecordsBefore, new MalformedRecord(new RowOrigin(goodRecordsBefore, malformed.LineNumber), problem, text)));
     }
 
     private string Describe(CsvMalformedRecord malformed)
@@ -195,7 +204,7 @@ public sealed class CsvRecordReader : IDisposable
         };
     }
 
-    private static string Shorten(string text) => text.Length <= 60 ? text : text[..60] + "…";
+    private static string Shorten(string text) => InputText.Escape(text.Length <= 60 ? text : text[..60] + "…");
 
     /// <summary>Counts the fields of a raw record for the message (quotes honoured).</summary>
     private int CountFields(string raw)
@@ -218,5 +227,9 @@ public sealed class CsvRecordReader : IDisposable
         return count;
     }
 
-    public void Dispose() => _reader.Dispose();
+    public void Dispose()
+    {
+        _reader.Dispose();
+        _guard.Dispose();
+    }
 }

@@ -31,7 +31,7 @@ public sealed partial class LoadJob(
     {
         var settings = options.Value;
         using var abort = new CancellationTokenSource(Timeout.InfiniteTimeSpan, timeProvider);
-        await using var onStop = stoppingToken.Register(() =>
+        var onStop = stoppingToken.Register(() =>
         {
             LogStopping(settings.ShutdownGracePeriod.TotalSeconds);
             abort.CancelAfter(settings.ShutdownGracePeriod);
@@ -44,12 +44,17 @@ public sealed partial class LoadJob(
         }
         catch (Exception exception)
         {
+            await onStop.DisposeAsync().ConfigureAwait(false);
             LogUnexpected(exception);
             ExitCode = ExitCodes.InternalError;
             Environment.ExitCode = ExitCodes.InternalError;
             lifetime.StopApplication();
             return;
         }
+
+        // The load is over: the host's own stop, which StopApplication below sets off and which may cancel the
+        // stopping token before this method returns, is no stop request (it used to log one now and then).
+        await onStop.DisposeAsync().ConfigureAwait(false);
 
         Report = report;
         await PublishAsync(report, settings).ConfigureAwait(false);

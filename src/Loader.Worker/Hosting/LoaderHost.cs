@@ -62,6 +62,7 @@ public static class LoaderHost
     {
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
+        services.AddSingleton<IValidateOptions<LoaderOptions>, ColumnTypeSettingsValidator>();
         services.AddOptions<HostOptions>().Configure<IOptions<LoaderOptions>>((host, loader) =>
             host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(10));
         services.AddMetrics();

@@ -5,11 +5,18 @@ using Loader.Abstractions;
 
 namespace Loader.Worker.Mapping;
 
-/// <summary>Parses a cell's UTF-8 text as its column type, in the configured culture, without making a string first.</summary>
-public sealed class ColumnConverter(CultureInfo culture)
+/// <summary>
+/// Parses a cell's UTF-8 text as its column type, in the configured culture, without making a string first. Numbers
+/// follow one rule for Int32, Int64 and Double: digits with an optional sign and (Double) decimals and exponent, in the
+/// culture's notation; group separators only when <paramref name="allowGroupSeparators"/> is set, and then only where
+/// the culture groups digits (1,234.5 — never 3,14, which another culture's decimal comma would be); a Double must be
+/// finite (no NaN or infinity: neither JSON in Cosmos DB nor a number in any other store holds them the same way) and
+/// must not round to zero from a value that is not zero (1e-400).
+/// </summary>
+public sealed class ColumnConverter(CultureInfo culture, bool allowGroupSeparators = false)
 {
     private const NumberStyles IntegerStyle = NumberStyles.Integer;
-    private const NumberStyles FloatStyle = NumberStyles.Float | NumberStyles.AllowThousands;
+    private const NumberStyles FloatStyle = NumberStyles.Float;
 
     // The culture's decimal separator when it is one ASCII character ('.' or ','); 0 when it is not, and then the
     // decimal fast path reads integral numbers only.
@@ -28,17 +35,16 @@ public sealed class ColumnConverter(CultureInfo culture)
             case ColumnType.Int32 when _fastPaths && DecimalFastPath.TryParseInteger(utf8, out var fast) && fast is >= int.MinValue and <= int.MaxValue:
                 property = EntityProperty.FromInt32(name, (int)fast);
                 return true;
-            case ColumnType.Int32 when int.TryParse(utf8, IntegerStyle, culture, out var int32):
-                property = EntityProperty.FromInt32(name, int32);
+            case ColumnType.Int32 when TryParseInteger(utf8, out var whole) && whole is >= int.MinValue and <= int.MaxValue:
+                property = EntityProperty.FromInt32(name, (int)whole);
                 return true;
             case ColumnType.Int64 when _fastPaths && DecimalFastPath.TryParseInteger(utf8, out var fast):
                 property = EntityProperty.FromInt64(name, fast);
                 return true;
-            case ColumnType.Int64 when long.TryParse(utf8, IntegerStyle, culture, out var int64):
+            case ColumnType.Int64 when TryParseInteger(utf8, out var int64):
                 property = EntityProperty.FromInt64(name, int64);
                 return true;
-            case ColumnType.Double when (_fastPaths && DecimalFastPath.TryParse(utf8, _decimalSeparator, out var number))
-                || (double.TryParse(utf8, FloatStyle, culture, out number) && (double.IsFinite(number) || NamesInfinity(utf8))):
+            case ColumnType.Double when (_fastPaths && DecimalFastPath.TryParse(utf8, _decimalSeparator, out var number)) || TryParseDouble(utf8, out number):
                 property = EntityProperty.FromDouble(name, number);
                 return true;
             case ColumnType.Boolean when TryParseBoolean(utf8, out var flag):
@@ -71,16 +77,79 @@ public sealed class ColumnConverter(CultureInfo culture)
         return parsed;
     }
 
-    /// <summary>
-    /// .NET reads a number beyond ±1.8e308 as infinity; only a value that says infinity may be one, otherwise the
-    /// input held a number the type cannot represent.
-    /// </summary>
-    private bool NamesInfinity(ReadOnlySpan<byte> utf8)
+    /// <summary>Why <paramref name="utf8"/> is not a valid value of <paramref name="type"/>: the message of a reject, naming the culture where it matters.</summary>
+    public string Explain(ColumnType type, ReadOnlySpan<byte> utf8)
     {
-        var text = Encoding.UTF8.GetString(utf8).Trim();
-        return text.EndsWith(culture.NumberFormat.PositiveInfinitySymbol, StringComparison.OrdinalIgnoreCase)
-            || text.EndsWith("Infinity", StringComparison.OrdinalIgnoreCase);
+        var text = Encoding.UTF8.GetString(utf8);
+        var format = culture.NumberFormat;
+        var inCulture = $"in {CultureName}";
+        if (type is ColumnType.Int32 or ColumnType.Int64 or ColumnType.Double && GroupedDigits.HasSeparator(text, format))
+        {
+            var example = Invariant($"1{format.NumberGroupSeparator}234{format.NumberDecimalSeparator}5");
+            return allowGroupSeparators
+                ? $"is not a valid {type} {inCulture}: '{format.NumberGroupSeparator}' separates groups of digits there, as in {example}, and stands elsewhere here"
+                : $"is not a valid {type} {inCulture}: it holds the group separator '{format.NumberGroupSeparator}' (decimals are separated by '{format.NumberDecimalSeparator}'); Loader:Csv:AllowGroupSeparators accepts groups as in {example}";
+        }
+
+        if (type == ColumnType.Double && double.TryParse(Plain(text), FloatStyle, culture, out var number))
+        {
+            return double.IsNaN(number) || (double.IsInfinity(number) && !HasDigit(text)) ? "is not a finite number: Double columns hold finite numbers only"
+                : double.IsInfinity(number) ? "is too large for a Double (beyond ±1.8e308)"
+                : "is too small for a Double: it would be stored as 0";
+        }
+
+        if (type is ColumnType.Int32 or ColumnType.Int64 && System.Numerics.BigInteger.TryParse(Plain(text), IntegerStyle, culture, out _))
+        {
+            return $"is out of range for {type}";
+        }
+
+        return type is ColumnType.Int32 or ColumnType.Int64 or ColumnType.Double or ColumnType.DateTime
+            ? $"is not a valid {type} {inCulture}"
+            : $"is not a valid {type}";
     }
+
+    private string CultureName => culture.Name.Length == 0 ? "the invariant culture" : $"culture {culture.Name}";
+
+    private bool TryParseInteger(ReadOnlySpan<byte> utf8, out long value)
+    {
+        if (long.TryParse(utf8, IntegerStyle, culture, out value))
+        {
+            return true;
+        }
+
+        return allowGroupSeparators && GroupedDigits.Strip(Encoding.UTF8.GetString(utf8), culture.NumberFormat) is { } plain
+            && long.TryParse(plain, IntegerStyle, culture, out value);
+    }
+
+    /// <summary>A finite Double, and zero only when the text says zero (1e-400 underflows to 0 in .NET: refused).</summary>
+    private bool TryParseDouble(ReadOnlySpan<byte> utf8, out double value)
+    {
+        if (!double.TryParse(utf8, FloatStyle, culture, out value))
+        {
+            if (!allowGroupSeparators || GroupedDigits.Strip(Encoding.UTF8.GetString(utf8), culture.NumberFormat) is not { } plain
+                || !double.TryParse(plain, FloatStyle, culture, out value))
+            {
+                return false;
+            }
+        }
+
+        return double.IsFinite(value) && (value != 0 || !HasNonZeroMantissa(utf8));
+    }
+
+    /// <summary>The text with valid grouping taken out when grouping is allowed: what the explanation parses.</summary>
+    private string Plain(string text) =>
+        allowGroupSeparators && GroupedDigits.Strip(text, culture.NumberFormat) is { } plain ? plain : text;
+
+    private static bool HasDigit(string text) => text.AsSpan().IndexOfAnyInRange('0', '9') >= 0;
+
+    /// <summary>Whether a digit from 1 to 9 comes before the exponent.</summary>
+    private static bool HasNonZeroMantissa(ReadOnlySpan<byte> utf8)
+    {
+        var exponent = utf8.IndexOfAny((byte)'e', (byte)'E');
+        return (exponent < 0 ? utf8 : utf8[..exponent]).IndexOfAnyInRange((byte)'1', (byte)'9') >= 0;
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 
     private static readonly SearchValues<byte> s_blank = SearchValues.Create(" \t"u8);
 

@@ -10,12 +10,20 @@ internal sealed class CompiledKeyTemplate
     private readonly int[] _columns;
     private readonly string[] _columnNames;
 
-    private CompiledKeyTemplate(string?[] literals, int[] columns, string[] columnNames)
+    private CompiledKeyTemplate(string?[] literals, int[] columns, string[] columnNames, string text)
     {
         _literals = literals;
         _columns = columns;
         _columnNames = columnNames;
+        Text = text;
+        SingleColumn = columnNames.Where(name => name is not null).Distinct(StringComparer.Ordinal).Count() == 1 && literals.All(literal => literal is null);
     }
+
+    /// <summary>The template as configured.</summary>
+    public string Text { get; }
+
+    /// <summary>Whether the key is one column and nothing else, so an empty column is an empty key.</summary>
+    public bool SingleColumn { get; }
 
     /// <summary>Binds the template to a header; a missing column throws with its name.</summary>
     public static CompiledKeyTemplate Compile(KeyTemplate template, IReadOnlyDictionary<string, int> columnIndex)
@@ -45,7 +53,7 @@ internal sealed class CompiledKeyTemplate
             }
         }
 
-        return new CompiledKeyTemplate(literals, columns, names);
+        return new CompiledKeyTemplate(literals, columns, names, template.Text);
     }
 
     /// <summary>

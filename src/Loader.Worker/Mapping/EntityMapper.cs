@@ -33,13 +33,13 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
         var partitionKey = plan.PartitionKey.Render(record, _strings, out var emptyColumn);
         if (partitionKey is null)
         {
-            return Reject(record, origin, $"partition key is empty: column '{emptyColumn}' is empty");
+            return Reject(record, origin, EmptyKeyColumn("partition key", "Loader:PartitionKey", plan.PartitionKey, emptyColumn!));
         }
 
         var rowKey = plan.RowKey.Render(record, _strings, out emptyColumn);
         if (rowKey is null)
         {
-            return Reject(record, origin, $"row key is empty: column '{emptyColumn}' is empty");
+            return Reject(record, origin, EmptyKeyColumn("row key", "Loader:RowKey", plan.RowKey, emptyColumn!));
         }
 
         var count = 0;
@@ -58,7 +58,7 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
             }
             else if (!converter.TryConvert(column.Property, column.Type, utf8, out property))
             {
-                return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a valid {column.Type}");
+                return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' {converter.Explain(column.Type, utf8)}");
             }
 
             _scratch[count++] = property;
@@ -70,6 +70,14 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
             ? Reject(record, origin, violation)
             : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, _recordTexts.Keep(record.RawRecord)));
     }
+
+    /// <summary>
+    /// A key made of one column is empty when the column is; one made of several is refused when any of them is empty, as
+    /// the key it would make could be another row's (<c>{a}{b}</c> with 'ab' and '' is <c>{a}{b}</c> with 'a' and 'b').
+    /// </summary>
+    private static string EmptyKeyColumn(string key, string setting, CompiledKeyTemplate template, string column) => template.SingleColumn
+        ? $"{key} is empty: column '{column}' is empty"
+        : $"{key}: column '{column}' is empty, and every column of {setting} '{template.Text}' must have a value";
 
     private static MapResult Reject(CsvReader record, Abstractions.RowOrigin origin, string reason) =>
         MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.RawRecord));
@@ -87,5 +95,5 @@ public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Colu
         return 0;
     }
 
-    private static string Shorten(string text) => text.Length <= 40 ? text : text[..40] + "…";
+    private static string Shorten(string text) => InputText.Escape(text.Length <= 40 ? text : text[..40] + "…");
 }

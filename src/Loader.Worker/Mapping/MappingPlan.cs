@@ -61,7 +61,7 @@ public sealed class MappingPlan
             }
             else if (!index.TryAdd(name, i))
             {
-                problems.Add(string.Create(CultureInfo.InvariantCulture, $"columns {index[name] + 1} and {i + 1} are both named '{name}'"));
+                problems.Add(string.Create(CultureInfo.InvariantCulture, $"columns {index[name] + 1} and {i + 1} are both named '{InputText.Escape(name)}'"));
             }
         }
 
@@ -76,7 +76,7 @@ public sealed class MappingPlan
 
             if (backend.CheckPropertyName(name) is { } nameProblem)
             {
-                problems.Add(string.Create(CultureInfo.InvariantCulture, $"column {i + 1} '{name}' is not a valid property name: it {nameProblem}"));
+                problems.Add(string.Create(CultureInfo.InvariantCulture, $"column {i + 1} '{InputText.Escape(name)}' is not a valid property name: it {nameProblem}"));
                 continue;
             }
 
@@ -93,7 +93,7 @@ public sealed class MappingPlan
         if (problems.Count > 0)
         {
             throw new CsvHeaderException(string.Join(Environment.NewLine, problems) + Environment.NewLine
-                + $"Header columns: {string.Join(", ", header.Select(h => $"'{h}'"))}");
+                + $"Header columns: {string.Join(", ", header.Select(h => $"'{InputText.Escape(h)}'"))}");
         }
 
         columns.Sort((a, b) => a.Index.CompareTo(b.Index));

@@ -60,6 +60,9 @@ public sealed partial class LoadPipeline(
     private sealed class RunState
     {
         public ResumePoint? Resume { get; set; }
+
+        /// <summary>Lines of the input read, once reading is over.</summary>
+        public long? LinesRead { get; set; }
     }
 
     private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
@@ -68,7 +71,7 @@ public sealed partial class LoadPipeline(
         await using var input = source.Open(settings.Blob.ReadBlockSize);
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);
-        var converter = new ColumnConverter(Culture(settings.Csv.Culture));
+        var converter = new ColumnConverter(Culture(settings.Csv.Culture), settings.Csv.AllowGroupSeparators);
         var checkpoints = CheckpointStoreFor(settings);
         var resume = await ResumeAsync(settings, checkpoints, source, reader, abort).ConfigureAwait(false);
         run.Resume = resume;
@@ -115,6 +118,7 @@ public sealed partial class LoadPipeline(
             await backgroundStop.CancelAsync().ConfigureAwait(false);
             await Task.WhenAll(progress, checkpointing).ConfigureAwait(false);
             conclusion = Conclude(readStage, rejects, stopReading);
+            run.LinesRead = reader.LinesRead;
             if (checkpointWriter is not null)
             {
                 // Writes the rejects first: they are stored before the checkpoint that counts them as settled.
@@ -249,6 +253,13 @@ public sealed partial class LoadPipeline(
     private (string, int, string?) Conclude(ReadStage readStage, RejectSink rejects, CancellationToken stopReading)
     {
         var counts = statistics.Snapshot();
+        if (readStage.InputFailure is CsvHelper.CsvFormatException unreadable)
+        {
+            // The input itself, not the storage it sits on: a record the parser cannot read past (the guard against
+            // runaway quotes keeps records far below the parser's limit, so this is not expected).
+            return ("Failed", ExitCodes.InvalidConfiguration, $"the input cannot be parsed on after {counts.RowsRead:N0} rows: {unreadable.Message}");
+        }
+
         if (readStage.InputFailure is { } failure)
         {
             return ("Failed", ExitCodes.Unavailable, $"reading the input failed after {counts.RowsRead:N0} rows: {failure.Message}");
@@ -373,6 +384,8 @@ public sealed partial class LoadPipeline(
             ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.SkipRecords + 1 : null,
             CheckpointPath = OutputFiles.Display(settings.CheckpointPath),
             Reconciled = counts.RowsRead == counts.RowsSettled,
+            LinesRead = run.LinesRead,
+            LinesRejected = counts.LinesRejected,
             Batches = counts.Batches,
             Requests = counts.Requests,
             RowsPerSecond = Math.Round(counts.RowsPerSecond, 1),

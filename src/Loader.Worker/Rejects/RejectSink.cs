@@ -101,6 +101,7 @@ public sealed partial class RejectSink : IDisposable
         }
 
         _statistics.RowsRejected(1);
+        _statistics.LinesRejected(LinesOf(recordText));
         if (count <= LoggedRejects)
         {
             LogRejected(origin.Line, reason);
@@ -115,6 +116,22 @@ public sealed partial class RejectSink : IDisposable
             LogLimitExceeded(_maxRejects);
             _limitExceeded.Cancel();
         }
+    }
+
+    /// <summary>Lines a record's text spans: its line breaks inside, plus its own line.</summary>
+    private static long LinesOf(string recordText)
+    {
+        var text = recordText.AsSpan().TrimEnd("\r\n");
+        long breaks = 0;
+        for (var i = 0; i < text.Length; i++)
+        {
+            if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.Length || text[i + 1] != '\n')))
+            {
+                breaks++;
+            }
+        }
+
+        return breaks + 1;
     }
 
     /// <summary>Rejects a mapped row (a duplicate, or one the service refused).</summary>

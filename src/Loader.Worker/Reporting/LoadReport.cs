@@ -51,6 +51,12 @@ public sealed record LoadReport
     /// <summary>Whether every row read is accounted for.</summary>
     public required bool Reconciled { get; init; }
 
+    /// <summary>Lines of the input read, header and blank lines included; null when the input was not opened.</summary>
+    public long? LinesRead { get; init; }
+
+    /// <summary>Lines the rejected rows spanned: one each, unless a field held line breaks.</summary>
+    public long LinesRejected { get; init; }
+
     /// <summary>Transactions the service applied.</summary>
     public required long Batches { get; init; }
 

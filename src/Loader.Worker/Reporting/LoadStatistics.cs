@@ -20,6 +20,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _rowsFailed;
     private long _rowsSkipped;
     private long _rowsAlreadyWritten;
+    private long _linesRejected;
     private long _batches;
     private long _requests;
     private long _throttled;
@@ -80,6 +81,9 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
         Interlocked.Add(ref _rowsRejected, count);
         metrics.Rows("rejected", count);
     }
+
+    /// <summary>Input lines the rejected rows spanned: one each, unless a field held line breaks (or a stray quote took lines in).</summary>
+    public void LinesRejected(long count) => Interlocked.Add(ref _linesRejected, count);
 
     public void RowsSuperseded(long count)
     {
@@ -184,7 +188,10 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             RetryWait: TimeSpan.FromTicks(Interlocked.Read(ref _retryWaitTicks)),
             InFlight: Interlocked.Read(ref _inFlight),
             RequestCharge: charge,
-            Elapsed: Elapsed);
+            Elapsed: Elapsed)
+        {
+            LinesRejected = Interlocked.Read(ref _linesRejected),
+        };
     }
 }
 
@@ -206,6 +213,9 @@ public sealed record LoadCounts(
     double? RequestCharge,
     TimeSpan Elapsed)
 {
+    /// <summary>Input lines the rejected rows spanned.</summary>
+    public long LinesRejected { get; init; }
+
     /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
     public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;
 

@@ -35,6 +35,11 @@ public static class SummaryWriter
 
         var identity = report.RowsAlreadyWritten > 0 ? "written + rejected + superseded + failed + already written" : "written + rejected + superseded + failed";
         text.AppendLine(c, $"  reconciled       {(report.Reconciled ? "yes" : "NO")}: read = {identity}");
+        if (report.LinesRead is { } lines)
+        {
+            text.AppendLine(c, $"  lines read       {lines,12:N0}   header and blank lines included; {report.LinesRejected:N0} of them in the {report.RowsRejected:N0} rejected rows");
+        }
+
         text.AppendLine(c, $"  batches          {report.Batches,12:N0}   in {report.Requests:N0} requests");
         var latency = report.LatencyMs;
         text.AppendLine(c, $"  latency ms       p50 {latency.P50:N1}  p90 {latency.P90:N1}  p95 {latency.P95:N1}  p99 {latency.P99:N1}  max {latency.Max:N1}");

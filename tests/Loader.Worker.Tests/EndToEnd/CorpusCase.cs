@@ -48,11 +48,17 @@ public sealed record CorpusCase
 
     public ExpectedCounts? Report { get; init; }
 
+    /// <summary>Optional: the lines the report must count (all read, and those in rejected rows).</summary>
+    public ExpectedLines? Lines { get; init; }
+
     public IReadOnlyList<ExpectedReject> Rejects { get; init; } = [];
 
     public IReadOnlyList<long> Superseded { get; init; } = [];
 
     public IReadOnlyList<ExpectedRow> Rows { get; init; } = [];
+
+    /// <summary>For a setting that cannot be right (<c>Corpus/settings/</c>): lines the loader's own process must print.</summary>
+    public IReadOnlyList<string> Output { get; init; } = [];
 
     /// <summary>The last line the load reads when it stops early; lines after it are accounted for by no one.</summary>
     public long? ReadUpToLine { get; init; }
@@ -89,10 +95,12 @@ public sealed record CorpusCase
             Message = OptionalString(root, "message"),
             MessageStartsWith = OptionalString(root, "messageStartsWith"),
             Report = root.TryGetProperty("report", out var report) ? ReadCounts(report) : null,
+            Lines = root.TryGetProperty("lines", out var lines) ? new ExpectedLines(lines.GetProperty("read").GetInt64(), lines.GetProperty("rejected").GetInt64()) : null,
             Rejects = root.TryGetProperty("rejects", out var rejects) ? [.. rejects.EnumerateArray().Select(ReadReject)] : [],
             Superseded = root.TryGetProperty("superseded", out var superseded) ? [.. superseded.EnumerateArray().Select(e => e.GetInt64())] : [],
             Rows = root.TryGetProperty("rows", out var rows) ? [.. rows.EnumerateArray().Select(ReadRow)] : [],
             ReadUpToLine = root.TryGetProperty("readUpToLine", out var upTo) ? upTo.GetInt64() : null,
+            Output = root.TryGetProperty("output", out var output) ? [.. output.EnumerateArray().Select(line => line.GetString()!)] : [],
         };
     }
 
@@ -154,6 +162,9 @@ public sealed record CorpusCase
     private static string? OptionalString(JsonElement element, string name) =>
         element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
 }
+
+/// <summary>The report's line counts.</summary>
+public sealed record ExpectedLines(long Read, long Rejected);
 
 /// <summary>The report's row counts.</summary>
 public sealed record ExpectedCounts(long RowsRead, long RowsWritten, long RowsRejected, long RowsSuperseded, long RowsFailed);

@@ -22,6 +22,8 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
 
     public static TheoryData<string> RowFaults() => new(CorpusCase.Names().Where(name => !name.StartsWith(CorpusCase.HeaderFaultPrefix, StringComparison.Ordinal)));
 
+    public static TheoryData<string> SettingFaults() => new(CorpusCase.Names("settings"));
+
     public static TheoryData<string> HeaderFaults() => new(CorpusCase.Names().Where(name => name.StartsWith(CorpusCase.HeaderFaultPrefix, StringComparison.Ordinal)));
 
     [Theory]
@@ -39,6 +41,34 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
         Assert.Equal(ExitCodes.InvalidConfiguration, corpus.ExitCode);
 
         await CorpusRunner.LoadAndVerifyAsync(azurite, _directory, corpus, _cancellation);
+    }
+
+    /// <summary>Run as a user runs the loader: its own process, whose exit code and printed message are what a job sees.</summary>
+    [Theory]
+    [MemberData(nameof(SettingFaults))]
+    public async Task A_setting_that_cannot_be_right_stops_the_load_at_start_naming_it(string name)
+    {
+        var corpus = CorpusCase.Load(name);
+        var table = AzuriteFixture.UniqueTableName("settings");
+        var settings = new Dictionary<string, string?>(StringComparer.Ordinal)
+        {
+            ["Loader:Input"] = corpus.InputPath,
+            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
+            ["Loader:Tables:Table"] = table,
+        };
+        foreach (var (key, value) in corpus.Settings)
+        {
+            settings[key] = value;
+        }
+
+        await using var loader = LoaderProcess.Start(settings);
+        var exitCode = await loader.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation);
+
+        Assert.True(exitCode == corpus.ExitCode, $"exit code {exitCode}, expected {corpus.ExitCode}:{Environment.NewLine}{loader.Output}");
+        Assert.NotEmpty(corpus.Output);
+        Assert.All(corpus.Output, line => Assert.Contains(line, loader.Output, StringComparison.Ordinal));
+        var missing = await Assert.ThrowsAsync<Azure.RequestFailedException>(async () => await azurite.ReadTableAsync(table, _cancellation));
+        Assert.Equal(404, missing.Status);
     }
 
     [Fact]
@@ -106,7 +136,7 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
             {
                 case < 0.01:
                     text.Append(CultureInfo.InvariantCulture, $"{pk},{rk},abc,x\n");
-                    reason = "column 'n': 'abc' is not a valid Int32";
+                    reason = "column 'n': 'abc' is not a valid Int32 in the invariant culture";
                     break;
                 case < 0.02:
                     text.Append(CultureInfo.InvariantCulture, $"{pk},{rk},1\n");
@@ -118,7 +148,7 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
                     break;
                 case < 0.04:
                     text.Append(CultureInfo.InvariantCulture, $"{pk},{rk},zz,\"bad\nmulti\"\n");
-                    reason = "column 'n': 'zz' is not a valid Int32";
+                    reason = "column 'n': 'zz' is not a valid Int32 in the invariant culture";
                     line += 1;
                     break;
                 case < 0.06:
@@ -159,6 +189,57 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
             Rows = rows,
         };
         Assert.InRange(rejects.Count, 1_000, 2_000);
+
+        await CorpusRunner.LoadAndVerifyAsync(azurite, _directory, corpus, _cancellation);
+    }
+
+    [Fact]
+    public async Task A_stray_quote_in_a_file_of_thousands_of_rows_costs_its_own_line_and_every_row_after_it_lands()
+    {
+        // Line 11 opens a quote in free text and nothing closes it: it used to swallow the other 4,990 rows as one reject.
+        var text = new StringBuilder("id,p,note\n");
+        var rows = new List<ExpectedRow>();
+        for (var i = 1; i <= 5_000; i++)
+        {
+            if (i == 10)
+            {
+                text.Append("10,P1,\"oops,10\n");
+                continue;
+            }
+
+            var id = i.ToString(CultureInfo.InvariantCulture);
+            text.Append(CultureInfo.InvariantCulture, $"{id},P{i % 7},free text {i}\n");
+            rows.Add(new ExpectedRow(i + 1, i + 1, $"P{i % 7}", id, Properties(("id", id), ("p", $"P{i % 7}"), ("note", $"free text {i}"))));
+        }
+
+        var corpus = Generated("stray-quote-among-thousands", text.ToString(), Upsert, ("Loader:PartitionKey", "{p}"), ("Loader:RowKey", "{id}")) with
+        {
+            Report = new ExpectedCounts(5_000, 4_999, 1, 0, 0),
+            Lines = new ExpectedLines(5_001, 1),
+            Rejects = [new ExpectedReject(11, 11, null, "malformed quoting: a quote opened on line 11 does not close within 100 lines (Loader:Csv:MaxLinesInQuotes)", "10,P1,\"oops,10\n")],
+            Rows = rows,
+        };
+
+        await CorpusRunner.LoadAndVerifyAsync(azurite, _directory, corpus, _cancellation);
+    }
+
+    [Fact]
+    public async Task A_line_longer_than_any_record_may_be_is_rejected_in_part_and_reading_goes_on()
+    {
+        // It used to stop the load with exit 3 ("unreachable") past CsvHelper's 16 MiB.
+        var huge = new string('x', 3 * 1024 * 1024);
+        var text = $"pk,rk,v\np,1,a\np,2,{huge}\np,3,c\n";
+        var corpus = Generated("line-longer-than-a-record", text, Upsert) with
+        {
+            Report = new ExpectedCounts(3, 2, 1, 0, 0),
+            Lines = new ExpectedLines(4, 1),
+            Rejects = [new ExpectedReject(3, 3, null, "line 3 is longer than 2 MiB (Loader:Csv:MaxRecordBytes), more than any entity can hold", "p,2," + new string('x', 4_092) + "\u2026")],
+            Rows =
+            [
+                new ExpectedRow(2, 2, "p", "1", Properties(("pk", "p"), ("rk", "1"), ("v", "a"))),
+                new ExpectedRow(4, 4, "p", "3", Properties(("pk", "p"), ("rk", "3"), ("v", "c"))),
+            ],
+        };
 
         await CorpusRunner.LoadAndVerifyAsync(azurite, _directory, corpus, _cancellation);
     }

@@ -221,6 +221,7 @@ public sealed class TablesLoadTests(AzuriteFixture azurite) : IDisposable
         var settings = Settings(input, table);
         settings["Loader:Csv:Delimiter"] = ";";
         settings["Loader:Csv:Culture"] = "de-DE";
+        settings["Loader:Csv:AllowGroupSeparators"] = "true";
         settings["Loader:Columns:amount"] = "Double";
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);

@@ -63,14 +63,16 @@ public sealed class EntityMapperTests
     {
         var mapper = Mapper(["pk", "rk", "d"], new() { ["d"] = ColumnType.Double }, "de-DE");
 
-        var entity = MapOne(mapper, ["pk", "rk", "d"], "p", "r", "1.234,5").Entity!;
+        var entity = MapOne(mapper, ["pk", "rk", "d"], "p", "r", "1234,5").Entity!;
+        var grouped = MapOne(mapper, ["pk", "rk", "d"], "p", "r", "1.234,5");
 
         Assert.Equal(1234.5, entity.Properties.Single(p => p.Name == "d").Value);
+        Assert.StartsWith("column 'd': '1.234,5' is not a valid Double in culture de-DE: it holds the group separator '.'", grouped.RejectReason, StringComparison.Ordinal);
     }
 
     [Theory]
-    [InlineData("abc", "column 'n': 'abc' is not a valid Int32")]
-    [InlineData("3000000000", "column 'n': '3000000000' is not a valid Int32")]
+    [InlineData("abc", "column 'n': 'abc' is not a valid Int32 in the invariant culture")]
+    [InlineData("3000000000", "column 'n': '3000000000' is out of range for Int32")]
     public void Rejects_a_value_that_does_not_parse_naming_the_column(string value, string reason)
     {
         var mapper = Mapper(["pk", "rk", "n"], new() { ["n"] = ColumnType.Int32 });

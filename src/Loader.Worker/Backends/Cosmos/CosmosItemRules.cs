@@ -15,6 +15,13 @@ internal static class CosmosItemRules
 
     public static string? CheckPropertyName(string name) => name.Length == 0 ? "is empty" : null;
 
+    /// <summary>The first character of <paramref name="text"/> a Cosmos DB id may not contain, quoted; null when there is none.</summary>
+    public static string? ForbiddenIdCharacter(string text)
+    {
+        var bad = text.AsSpan().IndexOfAny(s_forbiddenIdCharacters);
+        return bad < 0 ? null : $"'{text[bad]}'";
+    }
+
     public static EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties, string partitionKeyProperty)
     {
         if (rowKey.Length == 0)

@@ -116,6 +116,13 @@ internal sealed class TableEntityRules(int tableUrlBytes)
         return null;
     }
 
+    /// <summary>The first character of <paramref name="text"/> a Table key may not contain, described; null when there is none.</summary>
+    public static string? ForbiddenKeyCharacter(string text)
+    {
+        var bad = text.AsSpan().IndexOfAny(s_forbiddenKeyCharacters);
+        return bad < 0 ? null : Describe(text[bad]);
+    }
+
     private static string? KeyViolation(string what, string key)
     {
         if (key.Length == 0)
