@@ -285,7 +285,7 @@ module roles 'modules/roles.bicep' = {
     storageAccountName: storage.outputs.name
     stateContainerName: storage.outputs.stateContainerName
     grantTableData: !isCosmos
-    cosmosAccountName: isCosmos ? cosmos.outputs.accountName : ''
+    cosmosAccountName: cosmos.?outputs.accountName ?? ''
     applicationInsightsName: monitoring.outputs.applicationInsightsName
     operatorPrincipalId: operatorPrincipalId
     operatorPrincipalType: operatorPrincipalType
@@ -329,7 +329,7 @@ module job 'modules/job.bicep' = if (deployJob) {
     tablesEndpoint: storage.outputs.tableEndpoint
     tableName: tableName
     createTable: !createTableWithBicep
-    cosmosEndpoint: isCosmos ? cosmos.outputs.endpoint : ''
+    cosmosEndpoint: cosmos.?outputs.endpoint ?? ''
     cosmosDatabase: cosmosDatabaseName
     cosmosContainer: cosmosContainerName
     cosmosPartitionKeyPath: cosmosPartitionKeyPath
@@ -360,4 +360,4 @@ output identityClientId string = identity.outputs.clientId
 output environmentName string = monitoring.outputs.environmentName
 output applicationInsightsName string = monitoring.outputs.applicationInsightsName
 output logAnalyticsWorkspaceId string = monitoring.outputs.workspaceCustomerId
-output cosmosEndpoint string = isCosmos ? cosmos.outputs.endpoint : ''
+output cosmosEndpoint string = cosmos.?outputs.endpoint ?? ''
