@@ -5,6 +5,7 @@ using Loader.Abstractions;
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 using static Loader.Worker.Tests.Simulator.SimulatorBatches;
 
 namespace Loader.Worker.Tests.Simulator;
@@ -79,7 +80,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     [Fact]
     public async Task Over_budget_a_batch_is_refused_with_a_retry_after_and_nothing_is_written()
     {
-        var clock = new ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 20 }, clock);
         var (client, table) = await CreateTableAsync(simulator);
 
@@ -112,7 +113,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     [Fact]
     public async Task A_refusal_carries_the_cosmos_headers_and_a_table_error_body()
     {
-        var clock = new ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 10 }, clock);
 
         // Unsigned: the first is forwarded and refused by Azurite, the second refused by the simulator itself.
@@ -139,7 +140,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     [Fact]
     public async Task A_partition_budget_throttles_a_hot_partition_and_lets_others_through()
     {
-        var clock = new ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 10_000, PartitionRuPerSecond = 10 }, clock);
         var (client, table) = await CreateTableAsync(simulator);
 

@@ -1,11 +1,11 @@
 using Loader.ThrottlingSimulator;
-using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Simulator;
 
 public sealed class RequestBudgetTests
 {
-    private readonly ManualTimeProvider _clock = new();
+    private readonly FakeTimeProvider _clock = new();
 
     [Fact]
     public void Admits_within_the_budget_and_then_names_the_wait_rounded_up()

@@ -4,6 +4,7 @@ using Loader.Abstractions;
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 using static Loader.Worker.Tests.Simulator.SimulatorBatches;
 
 namespace Loader.Worker.Tests.Simulator;
@@ -16,7 +17,7 @@ public sealed class StatsEndpointTests(AzuriteFixture azurite)
     [Fact]
     public async Task Stats_are_served_as_camel_case_json_and_reset_zeroes_them_and_refills_the_budget()
     {
-        var clock = new ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         await using var simulator = await SimulatorHost.StartAsync(
             new SimulatorOptions { Upstream = new Uri(azurite.Azurite.TableEndpoint), RuPerSecond = 10 }, clock, _cancellation);
         var client = TableRestClient.FromConnectionString(azurite.ConnectionString.Replace(
@@ -51,7 +52,7 @@ public sealed class StatsEndpointTests(AzuriteFixture azurite)
     [Fact]
     public async Task Reset_through_the_handle_does_what_the_endpoint_does()
     {
-        var clock = new ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         await using var simulator = await SimulatorHost.StartAsync(
             new SimulatorOptions { Upstream = new Uri(azurite.Azurite.TableEndpoint), RuPerSecond = 5 }, clock, _cancellation);
         using var body = new ByteArrayContent(Body(Batch(WriteMode.Upsert, Entity("p", "1", 10))));

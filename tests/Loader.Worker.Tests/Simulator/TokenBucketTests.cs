@@ -1,11 +1,11 @@
 using Loader.ThrottlingSimulator;
-using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Simulator;
 
 public sealed class TokenBucketTests
 {
-    private readonly ManualTimeProvider _clock = new();
+    private readonly FakeTimeProvider _clock = new();
 
     [Fact]
     public void Starts_full()

@@ -1,6 +1,6 @@
 using Loader.Abstractions;
 using Loader.Worker.Dispatch.Concurrency;
-using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Dispatch.Concurrency;
 
@@ -10,7 +10,7 @@ public sealed class AdaptiveConcurrencyLimiterTests
     private static readonly BatchOutcome s_throttled = new() { Status = BatchStatus.Throttled, ThrottledResponses = 1 };
 
     private static AdaptiveConcurrencyLimiter Limiter(int initial = 4, int max = 32) =>
-        new(initial, 1, max, new ConcurrencyTimeline(new ManualTimeProvider()));
+        new(initial, 1, max, new ConcurrencyTimeline(new FakeTimeProvider()));
 
     /// <summary>An answer without a measured latency: the limiter learns only from its status.</summary>
     private static void Observe(AdaptiveConcurrencyLimiter limiter, BatchOutcome outcome, bool serviceWidePushback) =>

@@ -1,11 +1,11 @@
 using Loader.Worker.Dispatch.Concurrency;
-using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Dispatch.Concurrency;
 
 public sealed class ThrottleSignalTests
 {
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     [Fact]
     public void One_partition_throttled_again_and_again_is_a_hot_partition()

@@ -1,11 +1,11 @@
 using Loader.Worker.Dispatch.Pacing;
-using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Dispatch.Pacing;
 
 public sealed class RateBucketTests
 {
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     /// <summary>Takes as often as the bucket allows over simulated time; returns what was granted.</summary>
     private async Task<double> DrainAsync(RateBucket bucket, double cost, TimeSpan duration)

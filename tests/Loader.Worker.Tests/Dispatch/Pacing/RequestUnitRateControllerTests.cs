@@ -1,11 +1,11 @@
 using Loader.Worker.Dispatch.Pacing;
-using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Dispatch.Pacing;
 
 public sealed class RequestUnitRateControllerTests
 {
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
 
     /// <summary>Delivers <paramref name="rate"/> RU/s for <paramref name="seconds"/> seconds, a tenth of a second's worth at the start of each tenth.</summary>
     private void Deliver(RequestUnitRateController controller, double rate, double seconds)

@@ -3,13 +3,14 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Dispatch.Resilience;
 
 /// <summary>The retry policy on a simulated clock: what the service says is waited exactly, and nothing is waited for real.</summary>
 public sealed class BatchResilienceTests
 {
-    private readonly ManualTimeProvider _time = new();
+    private readonly FakeTimeProvider _time = new();
     private readonly LoadStatistics _statistics;
 
     public BatchResilienceTests()
