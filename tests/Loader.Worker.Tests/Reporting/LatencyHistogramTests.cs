@@ -23,10 +23,11 @@ public sealed class LatencyHistogramTests
         {
             var exact = samples[(int)Math.Ceiling(percentile / 100 * samples.Count) - 1];
             var measured = histogram.Percentile(percentile).TotalMilliseconds;
-            Assert.InRange(measured, exact * 0.985, exact * 1.015);
+            Assert.InRange(measured, exact * 0.998, exact * 1.002);
         }
 
-        Assert.Equal(samples[^1], histogram.Max.TotalMilliseconds, 0.001);
+        Assert.InRange(histogram.Max.TotalMilliseconds, samples[^1] * 0.999, samples[^1] * 1.001);
+        Assert.InRange(histogram.Mean.TotalMilliseconds, samples.Average() * 0.999, samples.Average() * 1.001);
         Assert.Equal(20_000, histogram.Count);
     }
 
@@ -42,23 +43,47 @@ public sealed class LatencyHistogramTests
         Assert.Equal(TimeSpan.FromMicroseconds(20), histogram.Percentile(50));
         Assert.Equal(TimeSpan.FromMicroseconds(40), histogram.Percentile(99));
         Assert.Equal(TimeSpan.FromMicroseconds(10), histogram.Percentile(0));
+        Assert.Equal(TimeSpan.FromMicroseconds(25), histogram.Mean);
     }
 
     [Fact]
     public void An_empty_histogram_reports_zero()
     {
-        Assert.Equal(TimeSpan.Zero, new LatencyHistogram().Percentile(99));
+        var histogram = new LatencyHistogram();
+
+        Assert.Equal(TimeSpan.Zero, histogram.Percentile(99));
+        Assert.Equal(TimeSpan.Zero, histogram.Max);
+        Assert.Equal(TimeSpan.Zero, histogram.Mean);
     }
 
-    [Theory]
-    [InlineData(127)]
-    [InlineData(128)]
-    [InlineData(1_000)]
-    [InlineData(123_456_789)]
-    public void Bucket_midpoints_stay_within_one_percent(long microseconds)
+    [Fact]
+    public void Parallel_batches_recording_at_once_lose_no_latency()
     {
-        var midpoint = LatencyHistogram.MidpointOf(LatencyHistogram.IndexOf(microseconds));
+        var histogram = new LatencyHistogram();
 
-        Assert.InRange(midpoint, microseconds * 0.99, microseconds * 1.01);
+        Parallel.For(0, 4, new ParallelOptions { MaxDegreeOfParallelism = 4 }, thread =>
+        {
+            for (var i = 1; i <= 50_000; i++)
+            {
+                histogram.Record(TimeSpan.FromMicroseconds(i));
+            }
+        });
+
+        Assert.Equal(200_000, histogram.Count);
+        Assert.InRange(histogram.Percentile(50).TotalMicroseconds, 25_000 * 0.999, 25_000 * 1.001);
+        Assert.InRange(histogram.Max.TotalMicroseconds, 50_000, 50_000 * 1.001);
+    }
+
+    [Fact]
+    public void A_latency_beyond_the_range_counts_as_an_hour_instead_of_failing_the_load()
+    {
+        var histogram = new LatencyHistogram();
+
+        histogram.Record(TimeSpan.FromDays(2));
+        histogram.Record(TimeSpan.FromTicks(-5));
+
+        Assert.Equal(2, histogram.Count);
+        Assert.InRange(histogram.Max.TotalHours, 1, 1.001);
+        Assert.Equal(TimeSpan.Zero, histogram.Percentile(0));
     }
 }
