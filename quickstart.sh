@@ -9,7 +9,7 @@ scripts/ensure-tools.sh
 
 port=$(scripts/free-port.sh "${AZURITE_TABLE_PORT:-10002}")
 tools/node_modules/.bin/azurite-table --inMemoryPersistence --tableHost 127.0.0.1 --tablePort "$port" \
-  --skipApiVersionCheck --loose >.run/azurite.log 2>&1 &
+  --skipApiVersionCheck --loose --disableTelemetry >.run/azurite.log 2>&1 &
 azurite=$!
 trap 'kill $azurite 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

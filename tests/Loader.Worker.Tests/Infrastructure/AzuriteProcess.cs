@@ -16,7 +16,8 @@ public sealed class AzuriteProcess : IAsyncDisposable
         _withBlob = withBlob;
         TablePort = FreePort();
         BlobPort = withBlob ? FreePort() : 0;
-        var arguments = new List<string> { "--skipApiVersionCheck", "--loose", "--tableHost", "127.0.0.1", "--tablePort", Text(TablePort) };
+        // No telemetry: Azurite's would probe the cloud metadata address (169.254.169.254); tests talk to loopback only.
+        var arguments = new List<string> { "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--tableHost", "127.0.0.1", "--tablePort", Text(TablePort) };
         if (withBlob)
         {
             arguments.AddRange(["--blobHost", "127.0.0.1", "--blobPort", Text(BlobPort), "--queuePort", Text(FreePort())]);
