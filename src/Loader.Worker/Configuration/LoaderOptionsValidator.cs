@@ -101,13 +101,13 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
 
     private static void ValidateTelemetry(TelemetryOptions telemetry, List<string> failures)
     {
-        if (!string.IsNullOrWhiteSpace(telemetry.AzureMonitorConnectionString) && !AzureMonitorMetricsExport.IsConnectionString(telemetry.AzureMonitorConnectionString))
+        if (!string.IsNullOrWhiteSpace(telemetry.AzureMonitorConnectionString) && ApplicationInsightsConnectionString.IngestionEndpoint(telemetry.AzureMonitorConnectionString) is null)
         {
             // The value itself is not repeated: it holds an instrumentation key.
             failures.Add("Loader:Telemetry:AzureMonitorConnectionString is not an Application Insights connection string (InstrumentationKey=...;IngestionEndpoint=...).");
         }
 
-        if (!string.IsNullOrWhiteSpace(telemetry.OtlpEndpoint) && OtlpMetricsExport.Endpoint(telemetry.OtlpEndpoint) is null)
+        if (!string.IsNullOrWhiteSpace(telemetry.OtlpEndpoint) && MetricsDestinations.Endpoint(telemetry.OtlpEndpoint) is null)
         {
             failures.Add($"Loader:Telemetry:OtlpEndpoint '{telemetry.OtlpEndpoint}' is not an http(s) URL of an OTLP collector, e.g. http://otel-collector:4317.");
         }

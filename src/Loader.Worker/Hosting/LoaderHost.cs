@@ -34,7 +34,7 @@ public static class LoaderHost
         var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal: !Console.IsOutputRedirected);
         builder.Logging.AddLoaderConsole(logFormat);
         builder.Services.AddSingleton(new SummaryOutput(Console.Out, logFormat));
-        builder.Services.AddBulkLoader();
+        builder.Services.AddBulkLoader(builder.Configuration);
         return builder;
     }
 
@@ -58,7 +58,7 @@ public static class LoaderHost
         sources.Insert(environment.s is null ? sources.Count : environment.i, source);
     }
 
-    public static IServiceCollection AddBulkLoader(this IServiceCollection services)
+    public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration)
     {
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
@@ -78,8 +78,7 @@ public static class LoaderHost
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();
         // Before the job: started first, stopped (and flushed) last.
-        services.AddHostedService<OtlpMetricsExport>();
-        services.AddHostedService<AzureMonitorMetricsExport>();
+        services.AddMetricsExport(configuration);
         services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
         return services;
     }

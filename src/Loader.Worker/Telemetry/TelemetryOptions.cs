@@ -25,6 +25,6 @@ public sealed class TelemetryOptions
     /// </summary>
     public AzureMonitorAuthentication AzureMonitorAuthentication { get; set; } = AzureMonitorAuthentication.ConnectionString;
 
-    /// <summary>How often OTLP metrics are exported while the load runs, and once more as it ends. (Azure Monitor takes per-minute aggregates, and a last flush at the end.)</summary>
+    /// <summary>How often OTLP metrics are exported while the load runs; the last values go as the job ends. (The Azure Monitor exporter sends every minute, and the last values as the job ends.)</summary>
     public TimeSpan ExportInterval { get; set; } = TimeSpan.FromSeconds(15);
 }
