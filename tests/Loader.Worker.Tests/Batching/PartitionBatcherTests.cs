@@ -1,5 +1,6 @@
 using Loader.Abstractions;
 using Loader.Worker.Batching;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Batching;
 
@@ -217,7 +218,7 @@ public sealed class PartitionBatcherTests
     [Fact]
     public void A_partial_batch_leaves_as_it_is_once_it_has_waited_the_maximum_delay_and_younger_ones_stay()
     {
-        var clock = new Infrastructure.ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         var batcher = new PartitionBatcher(
             new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
@@ -251,7 +252,7 @@ public sealed class PartitionBatcherTests
     [Fact]
     public void Without_a_maximum_delay_a_partial_batch_waits_however_long_it_takes()
     {
-        var clock = new Infrastructure.ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         var batcher = new PartitionBatcher(new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert), entity => new EntityInspection(entity.PayloadBytes, null), timeProvider: clock);
         var ready = new List<ReadyBatch>();
         batcher.Add(Row("rare", "1"), ready);

@@ -7,6 +7,7 @@ using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Pipeline;
 
@@ -14,7 +15,7 @@ public sealed class BatchStageTests : IDisposable
 {
     private static readonly TimeSpan s_bound = TimeSpan.FromSeconds(10);
 
-    private readonly ManualTimeProvider _clock = new();
+    private readonly FakeTimeProvider _clock = new();
     private readonly TestMeterFactory _meters = new();
     private readonly RejectSink _rejects;
 
