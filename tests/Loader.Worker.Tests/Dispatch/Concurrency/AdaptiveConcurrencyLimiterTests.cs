@@ -172,7 +172,7 @@ public sealed class AdaptiveConcurrencyLimiterTests
     /// answer takes <paramref name="latency"/>(elapsed, n), and n answers come per such latency. While the limiter
     /// probes, the one request in flight went alone. Returns the limit after each answer.
     /// </summary>
-    private static List<int> Play(AdaptiveConcurrencyLimiter limiter, ManualTimeProvider clock, int answers, Func<TimeSpan, int, TimeSpan> latency, List<bool>? probing = null)
+    private static List<int> Play(AdaptiveConcurrencyLimiter limiter, FakeTimeProvider clock, int answers, Func<TimeSpan, int, TimeSpan> latency, List<bool>? probing = null)
     {
         var started = clock.GetUtcNow();
         var limits = new List<int>(answers);
@@ -190,9 +190,9 @@ public sealed class AdaptiveConcurrencyLimiterTests
         return limits;
     }
 
-    private static (AdaptiveConcurrencyLimiter Limiter, ManualTimeProvider Clock) Timed(int initial, int max = 32)
+    private static (AdaptiveConcurrencyLimiter Limiter, FakeTimeProvider Clock) Timed(int initial, int max = 32)
     {
-        var clock = new ManualTimeProvider();
+        var clock = new FakeTimeProvider();
         return (new AdaptiveConcurrencyLimiter(initial, 1, max, new ConcurrencyTimeline(clock), clock), clock);
     }
 
