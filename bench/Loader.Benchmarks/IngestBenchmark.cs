@@ -1,7 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
 using Azure;
+using Azure.Data.Tables;
 using Loader.Worker.Backends.Tables;
+using Loader.Worker.Configuration;
 using Loader.Worker.Tests.Infrastructure;
 using static System.FormattableString;
 
@@ -26,7 +28,7 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
         var prepared = Prepare(csv);
         var perRowEntities = prepared.Entities.Take((int)settings.PerRowRowsUsed).ToArray();
         var perRowKeys = perRowEntities.Select(entity => (entity.PartitionKey, entity.RowKey)).Distinct().LongCount();
-        output.WriteLine(Invariant($"- one request per row: in this process, the first {perRowEntities.Length:N0} of those entities through TableRestClient.UpsertEntityAsync, {PerRowBaseline.InFlight} in flight"));
+        output.WriteLine(Invariant($"- one request per row: in this process, the first {perRowEntities.Length:N0} of those entities through the SDK's TableClient.UpsertEntityAsync, {PerRowBaseline.InFlight} in flight"));
         output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below; its output and report are in {folder}");
         output.WriteLine();
 
@@ -81,7 +83,7 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
         var rows = prepared.Batches.Sum(batch => batch.Entities.Count); // rows repeating a key in the same batch are superseded
 
         output.WriteLine(Invariant($"- raw batch ceiling: in this process, the rows mapped and batched by the loader's own mapper and batcher (untimed, {clock.Elapsed.TotalSeconds:N1} s): ")
-            + Invariant($"{prepared.Batches.Count:N0} batches of {(double)rows / prepared.Batches.Count:N1} rows on average, sent through TableRestClient.SubmitTransactionAsync, {settings.Parallel} in flight"));
+            + Invariant($"{prepared.Batches.Count:N0} batches of {(double)rows / prepared.Batches.Count:N1} rows on average, sent through the loader's TablesAdapter (TableClient.SubmitTransactionAsync), {settings.Parallel} in flight"));
         return prepared;
     }
 
@@ -113,13 +115,16 @@ public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
     }
 
     private async Task<Measurement> MeasureDirectAsync(
-        string name, long expected, int inFlight, int repeat, Func<TableRestClient, CancellationToken, Task<WriteTiming>> write, CancellationToken cancellationToken)
+        string name, long expected, int inFlight, int repeat, Func<TableClient, CancellationToken, Task<WriteTiming>> write, CancellationToken cancellationToken)
     {
         await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
 
         // The loader sizes its connection pool the same way.
-        var client = TableRestClient.FromConnectionString(azurite.ConnectionString, new TableRestClientOptions(Math.Max(64, inFlight * 2)), TimeProvider.System);
-        await client.CreateTableIfNotExistsAsync(FlightSchema.Table, cancellationToken);
+        var client = TableClientFactory.Create(
+            new TablesOptions { ConnectionString = azurite.ConnectionString, Table = FlightSchema.Table },
+            TableClientFactory.Options(Math.Max(64, inFlight * 2), new RetryOptions().AttemptTimeout),
+            () => throw new InvalidOperationException("the benchmark signs in with the emulator's key"));
+        await client.CreateIfNotExistsAsync(cancellationToken);
 
         // The prepared input is a large heap: collect it now, so no full collection lands inside the timed part.
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);

@@ -1,3 +1,4 @@
+using Azure.Data.Tables;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Tables;
 
@@ -11,10 +12,10 @@ public static class PerRowBaseline
 {
     public const int InFlight = 10;
 
-    public static Task<WriteTiming> WriteAsync(TableRestClient client, IReadOnlyList<LoadEntity> entities, CancellationToken cancellationToken) =>
+    public static Task<WriteTiming> WriteAsync(TableClient client, IReadOnlyList<LoadEntity> entities, CancellationToken cancellationToken) =>
         TimedWriter.RunAsync(entities, InFlight, _ => 1, async (entity, token) =>
         {
-            await client.UpsertEntityAsync(FlightSchema.Table, entity, token); // throws unless the service said 204
+            await client.UpsertEntityAsync(TableEntities.ToTableEntity(entity), TableUpdateMode.Replace, token); // throws unless the service said 204
             return null;
         }, cancellationToken);
 }

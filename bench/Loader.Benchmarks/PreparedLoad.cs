@@ -17,8 +17,8 @@ public sealed record PreparedLoad(IReadOnlyList<LoadEntity> Entities, IReadOnlyL
     public static PreparedLoad Create(string csvPath, int columns)
     {
         // The adapter only sizes and checks entities here; its client never connects.
-        var client = TableRestClient.FromConnectionString(TablesOptions.DevelopmentStorage);
-        var adapter = new TablesAdapter(client, FlightSchema.Table, createTable: false, TimeProvider.System);
+        var client = new Azure.Data.Tables.TableClient(TablesOptions.DevelopmentStorage, FlightSchema.Table);
+        var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System);
         using var stream = File.OpenRead(csvPath);
         using var reader = CsvRecordReader.Open(stream, new CsvOptions());
         var plan = MappingPlan.Create(

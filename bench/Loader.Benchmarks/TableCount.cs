@@ -1,4 +1,4 @@
-using Loader.Worker.Backends.Tables;
+using Azure.Data.Tables;
 
 namespace Loader.Benchmarks;
 
@@ -7,9 +7,9 @@ public static class TableCount
 {
     public static async Task<long> CountAsync(string connectionString, string table, CancellationToken cancellationToken)
     {
-        var client = TableRestClient.FromConnectionString(connectionString);
         long count = 0;
-        await foreach (var _ in client.QueryAsync(table, null, cancellationToken))
+        // Keys only: the count needs no properties.
+        await foreach (var _ in new TableClient(connectionString, table).QueryAsync<TableEntity>(select: ["RowKey"], cancellationToken: cancellationToken))
         {
             count++;
         }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using Loader.ThrottlingSimulator;
-using Loader.Worker.Backends.Tables;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Benchmarks;
@@ -24,7 +23,7 @@ public sealed class ThrottledService : IAsyncDisposable
     /// <summary>The loader's way in: the emulator account, reached through the simulator.</summary>
     public string ConnectionString =>
         "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
-        + $"AccountKey={TableConnectionString.DevelopmentAccountKey};TableEndpoint={Simulator.TableEndpoint().AbsoluteUri.TrimEnd('/')}";
+        + $"AccountKey={AzuriteProcess.DevelopmentAccountKey};TableEndpoint={Simulator.TableEndpoint().AbsoluteUri.TrimEnd('/')}";
 
     /// <summary>Azurite's process, to measure the CPU it used: near one core it, not the budget, sets the pace.</summary>
     public int? AzuritePid => ProcFs.FindByArgument("--tablePort", Azurite.TablePort.ToString(CultureInfo.InvariantCulture));

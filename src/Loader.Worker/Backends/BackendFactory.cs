@@ -46,14 +46,8 @@ public static class BackendFactory
     private static TablesAdapter CreateTables(LoaderOptions options, TimeProvider timeProvider)
     {
         var tables = options.Tables;
-        // The client's own network timeout stays out of the way of Loader:Retry:AttemptTimeout: at the same value the
-        // two raced, and the client's, firing first, came out as an exception instead of a timed-out attempt.
-        var clientOptions = new TableRestClientOptions(
-            maxConnections: Math.Max(64, options.MaxParallelBatches * 2),
-            networkTimeout: options.Retry.AttemptTimeout + TimeSpan.FromSeconds(30));
-        var client = string.IsNullOrWhiteSpace(tables.Endpoint)
-            ? TableRestClient.FromConnectionString(tables.EffectiveConnectionString, clientOptions, timeProvider)
-            : TableRestClient.FromCredential(new Uri(tables.Endpoint), new DefaultAzureCredential(), clientOptions);
-        return new TablesAdapter(client, tables.Table, tables.CreateTable, timeProvider);
+        var clientOptions = TableClientFactory.Options(Math.Max(64, options.MaxParallelBatches * 2), options.Retry.AttemptTimeout);
+        var client = TableClientFactory.Create(tables, clientOptions, () => new DefaultAzureCredential());
+        return new TablesAdapter(client, tables.CreateTable, timeProvider);
     }
 }

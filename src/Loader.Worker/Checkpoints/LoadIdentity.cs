@@ -1,5 +1,4 @@
 using Loader.Worker.Backends.Cosmos;
-using Loader.Worker.Backends.Tables;
 using Loader.Worker.Configuration;
 
 namespace Loader.Worker.Checkpoints;
@@ -28,9 +27,7 @@ public static class LoadIdentity
 
         if (options.Backend == BackendKind.Tables)
         {
-            settings["Loader:Tables:Endpoint"] = string.IsNullOrWhiteSpace(options.Tables.Endpoint)
-                ? TableConnectionString.Parse(options.Tables.EffectiveConnectionString).TableEndpoint.AbsoluteUri
-                : options.Tables.Endpoint;
+            settings["Loader:Tables:Endpoint"] = options.Tables.ServiceEndpoint().AbsoluteUri;
             settings["Loader:Tables:Table"] = options.Tables.Table;
         }
         else

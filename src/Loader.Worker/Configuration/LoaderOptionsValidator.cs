@@ -86,16 +86,9 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         }
 
         Range(failures, "Loader:Blob:ReadBlockSize", options.Blob.ReadBlockSize, 64 * 1024, 100 * 1024 * 1024);
-        if (!string.IsNullOrWhiteSpace(options.Blob.ConnectionString))
+        if (!string.IsNullOrWhiteSpace(options.Blob.ConnectionString) && BlobOptions.CheckConnectionString(options.Blob.ConnectionString) is { } problem)
         {
-            try
-            {
-                Storage.StorageConnectionString.Parse(options.Blob.ConnectionString).RequireBlobEndpoint();
-            }
-            catch (FormatException exception)
-            {
-                failures.Add($"Loader:Blob:ConnectionString is not usable: {exception.Message}");
-            }
+            failures.Add($"Loader:Blob:ConnectionString is not usable: {problem}");
         }
     }
 
@@ -233,20 +226,16 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
 
             if (!Uri.TryCreate(tables.Endpoint, UriKind.Absolute, out var endpoint) || endpoint.Scheme is not ("https" or "http"))
             {
-                failures.Add($"Loader:Tables:Endpoint '{tables.Endpoint}' is not an http(s) URL, e.g. https://account.table.core.windows.net.");
+                // Quoted without its query string, which may be a shared access signature.
+                failures.Add($"Loader:Tables:Endpoint '{tables.Endpoint.Split('?')[0]}' is not an http(s) URL, e.g. https://account.table.core.windows.net.");
             }
 
             return;
         }
 
-        try
+        if (TablesOptions.CheckConnectionString(tables.EffectiveConnectionString, out _) is { } problem)
         {
-            TableConnectionString.Parse(tables.EffectiveConnectionString);
-        }
-        catch (FormatException exception)
-        {
-            // The parser's messages never quote the string, which may hold a key.
-            failures.Add($"Loader:Tables:ConnectionString is not a valid storage connection string: {exception.Message}");
+            failures.Add($"Loader:Tables:ConnectionString is not a valid storage connection string: {problem}");
         }
     }
 

@@ -1,4 +1,5 @@
 using Azure;
+using Azure.Storage.Blobs;
 using Loader.Worker.Hosting;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Storage.Blobs;
@@ -29,8 +30,8 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
 
         try
         {
-            var client = blobs.For(address);
-            var parts = address.IsPrefix ? await ListAsync(client, address, cancellationToken).ConfigureAwait(false) : [await OneAsync(client, address, cancellationToken).ConfigureAwait(false)];
+            var container = blobs.For(address);
+            var parts = address.IsPrefix ? await ListAsync(container, address, cancellationToken).ConfigureAwait(false) : [await OneAsync(container, address, cancellationToken).ConfigureAwait(false)];
             var source = new InputSource(address.Display, parts);
             await CheckHeadersAsync(source, cancellationToken).ConfigureAwait(false);
             LogFound(parts.Count, address.Display, source.Length);
@@ -58,23 +59,44 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
     }
 
-    private static async Task<BlobPart> OneAsync(BlobRestClient client, BlobAddress address, CancellationToken cancellationToken) =>
-        await client.GetPropertiesAsync(address.Container, address.Path, cancellationToken).ConfigureAwait(false) is { } blob
-            ? new BlobPart(client, address.Container, blob)
-            : throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: blob '{address.Display}' does not exist.");
+    private static async Task<BlobPart> OneAsync(BlobContainerClient container, BlobAddress address, CancellationToken cancellationToken)
+    {
+        var client = container.GetBlobClient(address.Path);
+        try
+        {
+            var properties = (await client.GetPropertiesAsync(cancellationToken: cancellationToken).ConfigureAwait(false)).Value;
+            return new BlobPart(client, InputBlob.Of(address.Path, properties.ContentLength, properties.ETag));
+        }
+        catch (RequestFailedException exception) when (exception.Status == 404)
+        {
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: blob '{address.Display}' does not exist.", exception);
+        }
+        catch (RequestFailedException exception)
+        {
+            throw BlobErrors.Failure(exception, $"reading the properties of blob '{address.Display}'");
+        }
+    }
 
-    private async Task<List<InputPart>> ListAsync(BlobRestClient client, BlobAddress address, CancellationToken cancellationToken)
+    private async Task<List<InputPart>> ListAsync(BlobContainerClient container, BlobAddress address, CancellationToken cancellationToken)
     {
         var parts = new List<InputPart>();
-        await foreach (var blob in client.ListAsync(address.Container, address.Prefix, cancellationToken).ConfigureAwait(false))
+        try
         {
-            if (blob.Length == 0)
+            await foreach (var blob in container.GetBlobsAsync(new Azure.Storage.Blobs.Models.GetBlobsOptions { Prefix = address.Prefix }, cancellationToken).ConfigureAwait(false))
             {
-                LogEmptySkipped(blob.Name); // folder markers some tools leave, and empty files: no header to read
-                continue;
-            }
+                var length = blob.Properties.ContentLength ?? 0;
+                if (length == 0)
+                {
+                    LogEmptySkipped(blob.Name); // folder markers some tools leave, and empty files: no header to read
+                    continue;
+                }
 
-            parts.Add(new BlobPart(client, address.Container, blob));
+                parts.Add(new BlobPart(container.GetBlobClient(blob.Name), InputBlob.Of(blob.Name, length, blob.Properties.ETag ?? default)));
+            }
+        }
+        catch (RequestFailedException exception)
+        {
+            throw BlobErrors.Failure(exception, $"listing container '{address.Container}'");
         }
 
         parts.Sort((left, right) => string.CompareOrdinal(left.Name, right.Name));

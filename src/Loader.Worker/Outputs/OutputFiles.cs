@@ -20,7 +20,7 @@ public sealed class OutputFiles(BlobClientFactory blobs)
         }
 
         return BlobAddress.TryParse(setting, out var address, out var error) && !address.IsPrefix
-            ? new BlobOutputFile(blobs.For(address), address)
+            ? new BlobOutputFile(blobs.For(address).GetBlobClient(address.Path), address)
             : throw new FormatException(error ?? $"'{address!.Display}' names a prefix; an output is one blob.");
     }
 

@@ -4,17 +4,18 @@ using Azure.Core.Pipeline;
 
 namespace Loader.Worker.Storage;
 
-/// <summary>Pipeline settings the loader's storage REST clients share.</summary>
+/// <summary>Pipeline settings the loader gives the storage SDK clients (Tables and Blobs).</summary>
 internal static class StoragePipelineDefaults
 {
     /// <summary>
-    /// No SDK retries (the loader retries and counts every throttled answer), no SDK logging, and a connection
-    /// pool of the given size.
+    /// No SDK logging or tracing (the loader logs what matters, free of secrets), the given retries and network
+    /// timeout, and a connection pool of the given size.
     /// </summary>
-    public static void Apply(ClientOptions options, int maxConnections, TimeSpan? networkTimeout)
+    public static T Apply<T>(T options, int maxConnections, int maxRetries, TimeSpan networkTimeout)
+        where T : ClientOptions
     {
-        options.Retry.MaxRetries = 0;
-        options.Retry.NetworkTimeout = networkTimeout ?? TimeSpan.FromSeconds(60);
+        options.Retry.MaxRetries = maxRetries;
+        options.Retry.NetworkTimeout = networkTimeout;
         options.Diagnostics.IsLoggingEnabled = false;
         options.Diagnostics.IsDistributedTracingEnabled = false;
         options.Diagnostics.ApplicationId = "bulk-loader";
@@ -26,5 +27,6 @@ internal static class StoragePipelineDefaults
             AutomaticDecompression = DecompressionMethods.None,
             UseCookies = false,
         });
+        return options;
     }
 }

@@ -129,7 +129,7 @@ public sealed class SettingsTests(AzuriteFixture azurite) : IDisposable
     public async Task A_wrong_account_key_is_reported_as_access_denied()
     {
         var wrongKey = azurite.ConnectionString.Replace(
-            Loader.Worker.Backends.Tables.TableConnectionString.DevelopmentAccountKey, Convert.ToBase64String(new byte[64]), StringComparison.Ordinal);
+            AzuriteProcess.DevelopmentAccountKey, Convert.ToBase64String(new byte[64]), StringComparison.Ordinal);
 
         var run = await LoaderRunner.RunWithArgumentsAsync(
             ["--input", Input(), "--table", AzuriteFixture.UniqueTableName(), "--partition-key", "{pk}", "--row-key", "{rk}", "--Loader:Tables:ConnectionString=" + wrongKey],

@@ -47,12 +47,11 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
     }
 
     private async Task UploadAsync(string container, string name, string content) =>
-        await azurite.Client.UploadAsync(container, name, BinaryData.FromString(content), "text/csv", _cancellation);
+        await azurite.UploadAsync(container, name, BinaryData.FromString(content), "text/csv", _cancellation);
 
     private async Task AssertTableHoldsAsync(string table, IEnumerable<int> rows)
     {
-        var client = Loader.Worker.Backends.Tables.TableRestClient.FromConnectionString(azurite.Azurite.ConnectionString);
-        var stored = await AzuriteFixture.ReadTableAsync(client, table, _cancellation);
+        var stored = await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation);
         var expected = rows.ToList();
         Assert.Equal(expected.Count, stored.Count);
         foreach (var i in expected)
@@ -201,7 +200,7 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
         var container = await azurite.CreateContainerAsync(_cancellation);
         await UploadAsync(container, "in/a.csv", Rows(1, 400));
         await UploadAsync(container, "in/b.csv", Rows(401, 900));
-        var sas = AccountSas.Create("devstoreaccount1", Loader.Worker.Backends.Tables.TableConnectionString.DevelopmentAccountKey, "rl", DateTimeOffset.UtcNow.AddHours(1));
+        var sas = AccountSas.Create("devstoreaccount1", AzuriteProcess.DevelopmentAccountKey, "rl", DateTimeOffset.UtcNow.AddHours(1));
         var table = AzuriteFixture.UniqueTableName("sasok");
         var settings = Settings(Url(container, "in/") + "?" + sas, table);
         settings.Remove("Loader:Blob:ConnectionString"); // the signature alone opens the blobs

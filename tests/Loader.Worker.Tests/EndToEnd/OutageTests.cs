@@ -1,5 +1,4 @@
 using System.Globalization;
-using Loader.Worker.Backends.Tables;
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -47,7 +46,7 @@ public sealed class OutageTests : IDisposable
         Assert.True(ExitCodes.Success == run.ExitCode, $"exit {run.ExitCode}: {run.Summary}{Environment.NewLine}{run.Logs.AllText}");
         Assert.Equal((Rows, Rows, 0L), (report.RowsRead, report.RowsWritten, report.RowsFailed));
         Assert.True(report.Retries > 0, "the outage should have cost retries");
-        var stored = await AzuriteFixture.ReadTableAsync(TableRestClient.FromConnectionString(service.ConnectionString), table, _cancellation);
+        var stored = await AzuriteFixture.ReadTableAsync(service.ConnectionString, table, _cancellation);
         Assert.Equal(Rows, stored.Count);
         Assert.All(stored, pair => Assert.Equal(int.Parse(pair.Key.Item2[1..], CultureInfo.InvariantCulture), pair.Value.Properties["n"]));
         Measurements.Record(string.Create(CultureInfo.InvariantCulture, $"Azurite away 4 s mid-load: {report.Retries} retries, {report.RetryWaitSeconds:N1} s of retry waits summed over batches, {report.ElapsedSeconds:N1} s in all, {Rows:N0} of {Rows:N0} rows in the table"));

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.Json;
-using Loader.Worker.Backends.Tables;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;
@@ -40,7 +39,7 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
         settings["Loader:ProgressInterval"] = "00:00:00.5";
         settings["Loader:LogFormat"] = "Json";
         var window = TimeSpan.FromSeconds(1 + (2 * 0.5));
-        var client = TableRestClient.FromConnectionString(service.ConnectionString);
+        var connectionString = service.ConnectionString;
 
         long settledEarlier = 0;
         foreach (var share in new[] { 0.4, 0.6, 0.8 })
@@ -55,7 +54,7 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
             var checkpoint = (await Checkpoints(settings).ReadAsync(_cancellation))!;
             var pending = checkpoint.Pending.Sum(range => range[1] - range[0] + 1);
             var skips = checkpoint.ReadUpTo >= checkpoint.NextRecord ? checkpoint.ReadUpTo - pending : checkpoint.NextRecord - 1;
-            var stored = (await AzuriteFixture.ReadTableAsync(client, table, _cancellation)).Count;
+            var stored = (await AzuriteFixture.ReadTableAsync(connectionString, table, _cancellation)).Count;
             // Rows settled at the kill: the entities stored, plus at most every row that repeats an earlier key.
             var resent = Math.Max(0, stored + flights.Data.DuplicateRows - skips);
             var last = progress[^1];
@@ -75,7 +74,7 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
         var report = ReadReport(settings);
         Assert.True(report.GetProperty("reconciled").GetBoolean());
         Assert.Equal(settledEarlier, report.GetProperty("rowsSkipped").GetInt64());
-        flights.AssertTableEquals(await AzuriteFixture.ReadTableAsync(client, table, _cancellation));
+        flights.AssertTableEquals(await AzuriteFixture.ReadTableAsync(connectionString, table, _cancellation));
     }
 
     [Fact]

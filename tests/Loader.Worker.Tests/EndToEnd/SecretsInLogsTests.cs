@@ -31,7 +31,7 @@ public sealed class SecretsInLogsTests(AzuriteFixture azurite) : IDisposable
     [Fact]
     public async Task A_load_with_an_account_key_logs_JSON_lines_that_never_contain_the_key()
     {
-        var key = Loader.Worker.Storage.StorageConnectionString.DevelopmentAccountKey;
+        var key = AzuriteProcess.DevelopmentAccountKey;
         await using var loader = LoaderProcess.Start(Settings(azurite.ConnectionString));
 
         Assert.Equal(ExitCodes.Success, await loader.WaitForExitAsync(s_timeout, _cancellation));
@@ -46,7 +46,7 @@ public sealed class SecretsInLogsTests(AzuriteFixture azurite) : IDisposable
     public async Task A_refused_account_key_fails_with_a_clear_message_that_does_not_repeat_the_key()
     {
         var wrongKey = Convert.ToBase64String(Enumerable.Range(1, 64).Select(i => (byte)(i * 7)).ToArray());
-        var connectionString = azurite.ConnectionString.Replace(Loader.Worker.Storage.StorageConnectionString.DevelopmentAccountKey, wrongKey, StringComparison.Ordinal);
+        var connectionString = azurite.ConnectionString.Replace(AzuriteProcess.DevelopmentAccountKey, wrongKey, StringComparison.Ordinal);
         await using var loader = LoaderProcess.Start(Settings(connectionString));
 
         Assert.Equal(ExitCodes.Unavailable, await loader.WaitForExitAsync(s_timeout, _cancellation));

@@ -1,4 +1,4 @@
-using Loader.Worker.Backends.Tables;
+using Azure.Data.Tables;
 
 namespace Loader.Worker.Tests.Infrastructure;
 
@@ -12,12 +12,13 @@ public sealed class AzuriteFixture : IAsyncLifetime
 
     public string ConnectionString => Azurite.ConnectionString;
 
-    public TableRestClient Client { get; private set; } = null!;
+    /// <summary>The SDK's client for the emulator's Table service: what the tests create tables with and read them back through.</summary>
+    public TableServiceClient Client { get; private set; } = null!;
 
     public async ValueTask InitializeAsync()
     {
         _azurite = await AzuriteProcess.StartAsync();
-        Client = TableRestClient.FromConnectionString(ConnectionString);
+        Client = new TableServiceClient(ConnectionString);
     }
 
     public async ValueTask DisposeAsync()
@@ -33,18 +34,34 @@ public sealed class AzuriteFixture : IAsyncLifetime
         $"{prefix}{Environment.ProcessId}x{Interlocked.Increment(ref s_tables)}";
 
     /// <summary>Every entity of a table, keyed by (PartitionKey, RowKey).</summary>
-    public Task<Dictionary<(string, string), TableEntity>> ReadTableAsync(string table, CancellationToken cancellationToken) =>
-        ReadTableAsync(Client, table, cancellationToken);
+    public Task<Dictionary<(string, string), StoredEntity>> ReadTableAsync(string table, CancellationToken cancellationToken) =>
+        ReadTableAsync(ConnectionString, table, cancellationToken);
 
-    /// <summary>Every entity of a table behind <paramref name="client"/>, keyed by (PartitionKey, RowKey).</summary>
-    public static async Task<Dictionary<(string, string), TableEntity>> ReadTableAsync(TableRestClient client, string table, CancellationToken cancellationToken)
+    /// <summary>Every entity of a table of the service a connection string names, keyed by (PartitionKey, RowKey).</summary>
+    public static async Task<Dictionary<(string, string), StoredEntity>> ReadTableAsync(string connectionString, string table, CancellationToken cancellationToken)
     {
-        var entities = new Dictionary<(string, string), TableEntity>();
-        await foreach (var entity in client.QueryAsync(table, null, cancellationToken))
+        var entities = new Dictionary<(string, string), StoredEntity>();
+        await foreach (var entity in new TableClient(connectionString, table).QueryAsync<TableEntity>(cancellationToken: cancellationToken))
         {
-            entities.Add((entity.PartitionKey, entity.RowKey), entity);
+            var stored = StoredEntity.From(entity);
+            entities.Add((stored.PartitionKey, stored.RowKey), stored);
         }
 
         return entities;
     }
+}
+
+/// <summary>An entity as read back through the SDK: its keys and its own properties, typed as the service stored them.</summary>
+public sealed record StoredEntity(string PartitionKey, string RowKey, IReadOnlyDictionary<string, object> Properties)
+{
+    private static readonly HashSet<string> s_service = new(["PartitionKey", "RowKey", "Timestamp", "odata.etag"], StringComparer.Ordinal);
+
+    public static StoredEntity From(TableEntity entity) => new(
+        entity.PartitionKey,
+        entity.RowKey,
+        entity.Where(pair => !s_service.Contains(pair.Key)).ToDictionary(
+            pair => pair.Key,
+            // The SDK reads Edm.DateTime as DateTimeOffset; the loader writes UTC DateTime, and tests compare with that.
+            pair => pair.Value is DateTimeOffset time ? time.UtcDateTime : pair.Value,
+            StringComparer.Ordinal));
 }

@@ -44,10 +44,14 @@ public sealed class AzuriteProcess : IAsyncDisposable
 
     public string BlobEndpoint => $"http://127.0.0.1:{BlobPort}/devstoreaccount1";
 
+    /// <summary>The emulator's published, well-known account key; it grants nothing outside a local emulator.</summary>
+    public const string DevelopmentAccountKey =
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+
     /// <summary>A connection string for the emulator account on these ports.</summary>
     public string ConnectionString =>
         "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
-        + $"AccountKey={Loader.Worker.Backends.Tables.TableConnectionString.DevelopmentAccountKey};"
+        + $"AccountKey={DevelopmentAccountKey};"
         + $"TableEndpoint={TableEndpoint};" + (_withBlob ? $"BlobEndpoint={BlobEndpoint};" : "");
 
     public string Output => _process.Output;

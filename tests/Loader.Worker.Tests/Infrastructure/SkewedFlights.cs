@@ -1,6 +1,5 @@
 using System.Globalization;
 using Loader.DataGen;
-using Loader.Worker.Backends.Tables;
 
 namespace Loader.Worker.Tests.Infrastructure;
 
@@ -62,7 +61,7 @@ public sealed class SkewedFlights
     };
 
     /// <summary>Fails unless the table holds exactly the expected entities, each with the values of the last row of its key.</summary>
-    public void AssertTableEquals(IReadOnlyDictionary<(string, string), TableEntity> stored)
+    public void AssertTableEquals(IReadOnlyDictionary<(string, string), StoredEntity> stored)
     {
         Assert.Equal(Expected.Count, stored.Count);
         foreach (var (key, flight) in Expected)

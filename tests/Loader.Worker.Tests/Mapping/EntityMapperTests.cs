@@ -13,7 +13,7 @@ namespace Loader.Worker.Tests.Mapping;
 public sealed class EntityMapperTests
 {
     private static readonly TablesAdapter s_rules = new(
-        TableRestClient.FromConnectionString(TablesOptions.DevelopmentStorage), "rules", createTable: false, TimeProvider.System);
+        new Azure.Data.Tables.TableClient(TablesOptions.DevelopmentStorage, "rules"), createTable: false, TimeProvider.System);
 
     private static EntityMapper Mapper(string[] header, Dictionary<string, ColumnType>? types = null, string culture = "") =>
         new(

@@ -9,7 +9,7 @@ public sealed class MultipartBatchScannerTests
 {
     [Theory]
     [InlineData(WriteMode.Upsert, "PUT")]
-    [InlineData(WriteMode.Merge, "MERGE")]
+    [InlineData(WriteMode.Merge, "PATCH")] // the SDK merges with PATCH (Cosmos DB for Table: its policy turns it into MERGE)
     [InlineData(WriteMode.Insert, "POST")]
     public void Counts_and_sizes_the_operations_of_a_loader_batch(WriteMode mode, string method)
     {
@@ -17,12 +17,13 @@ public sealed class MultipartBatchScannerTests
 
         var scan = MultipartBatchScanner.Scan(Body(Batch(mode, entities)));
 
-        Assert.Equal(entities.Select(entity => BodyBytes(entity, mode)), scan.Operations.Select(operation => operation.BodyBytes));
+        Assert.Equal(entities.Select(entity => BodyBytes(entity)), scan.Operations.Select(operation => operation.BodyBytes));
         Assert.All(scan.Operations, operation => Assert.Equal(method, operation.Method));
         Assert.Equal("p", scan.PartitionKey);
         if (mode != WriteMode.Insert)
         {
-            Assert.EndsWith("/devstoreaccount1/flights(PartitionKey='p',RowKey='c')", scan.Operations[2].Url, StringComparison.Ordinal);
+            // The SDK adds a $format query to each operation's URL.
+            Assert.Contains("/devstoreaccount1/flights(PartitionKey='p',RowKey='c')", scan.Operations[2].Url, StringComparison.Ordinal);
         }
     }
 
@@ -34,7 +35,7 @@ public sealed class MultipartBatchScannerTests
         var scan = MultipartBatchScanner.Scan(Body(Batch(WriteMode.Upsert, entities)));
 
         Assert.Equal(100, scan.Operations.Count);
-        Assert.Equal(entities.Sum(entity => BodyBytes(entity, WriteMode.Upsert)), scan.Operations.Sum(operation => operation.BodyBytes));
+        Assert.Equal(entities.Sum(entity => BodyBytes(entity)), scan.Operations.Sum(operation => operation.BodyBytes));
     }
 
     [Theory]

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
-using Azure;
+using Azure.Core.Pipeline;
+using Azure.Data.Tables;
 using Loader.Abstractions;
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Backends.Tables;
@@ -10,7 +11,7 @@ using static Loader.Worker.Tests.Simulator.SimulatorBatches;
 
 namespace Loader.Worker.Tests.Simulator;
 
-/// <summary>The simulator in front of the fixture's Azurite, driven by the loader's own Table client.</summary>
+/// <summary>The simulator in front of the fixture's Azurite, driven by the loader's own Tables adapter.</summary>
 public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposable
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
@@ -29,16 +30,14 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task Within_budget_a_batch_lands_and_reports_its_charge()
     {
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 1000 });
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
         Assert.Equal(0, simulator.Stats.Snapshot().Requests);
 
         // Two 1.5 KB entities (2 kilobytes each) and three small ones (1 each): 7 kilobytes at 5 RU.
         var batch = Batch(WriteMode.Upsert, Entity("p", "a", 1500), Entity("p", "b", 1500), Entity("p", "c", 1), Entity("p", "d", 1), Entity("p", "e", 1));
-        var result = await SubmitAsync(client, table, batch);
+        var result = await adapter.WriteBatchAsync(batch, _cancellation);
 
-        Assert.Equal(202, result.StatusCode);
-        Assert.Equal(35, result.RequestCharge);
-        Assert.True(result.Operations!.Succeeded);
+        Assert.Equal((BatchStatus.Written, 202, 35.0), (result.Status, result.StatusCode, result.RequestCharge));
 
         // The inner request URLs named the simulator's host and port; Azurite went by their paths and stored every row.
         var stored = await azurite.ReadTableAsync(table, _cancellation);
@@ -51,12 +50,15 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     [Fact]
     public async Task Azurite_goes_by_the_path_of_an_inner_request_url_whatever_its_host()
     {
-        // What lets the simulator forward batches untouched: the inner URLs name the simulator, not Azurite.
+        // What lets the simulator forward batches untouched: the inner URLs name the simulator, not Azurite. Here the
+        // client believes the service is elsewhere.invalid and the transport carries the request to Azurite instead.
         var table = AzuriteFixture.UniqueTableName("sim");
         await azurite.Client.CreateTableIfNotExistsAsync(table, _cancellation);
-        var elsewhere = new TableTransactionContent(new Uri("http://elsewhere.invalid:1/devstoreaccount1"), table);
+        var options = new TableClientOptions { Transport = new HttpClientTransport(new RedirectingHandler(new Uri(azurite.Azurite.TableEndpoint))) };
+        var elsewhere = new TableClient(azurite.ConnectionString.Replace(azurite.Azurite.TableEndpoint, "http://elsewhere.invalid:1/devstoreaccount1", StringComparison.Ordinal), table, options);
 
-        var result = await azurite.Client.SubmitTransactionAsync(elsewhere, Batch(WriteMode.Upsert, Entity("p", "1", 10), Entity("p", "2", 10)), _cancellation);
+        var result = await new TablesAdapter(elsewhere, createTable: false, TimeProvider.System)
+            .WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10), Entity("p", "2", 10)), _cancellation);
 
         Assert.Equal(202, result.StatusCode);
         Assert.Equal(2, (await azurite.ReadTableAsync(table, _cancellation)).Count);
@@ -68,11 +70,11 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task Merge_and_insert_batches_are_charged_like_upserts(WriteMode mode)
     {
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 1000, RuPerKilobyte = 2 });
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
 
-        var result = await SubmitAsync(client, table, Batch(mode, Entity("k'1", "a", 3000), Entity("k'1", "b", 10)));
+        var result = await adapter.WriteBatchAsync(Batch(mode, Entity("k'1", "a", 3000), Entity("k'1", "b", 10)), _cancellation);
 
-        Assert.Equal(202, result.StatusCode);
+        Assert.Equal((BatchStatus.Written, 202), (result.Status, result.StatusCode));
         Assert.Equal(2 * 3 + 2 * 1, result.RequestCharge);
         Assert.Equal(2, (await azurite.ReadTableAsync(table, _cancellation)).Count);
     }
@@ -82,32 +84,49 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     {
         var clock = new FakeTimeProvider();
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 20 }, clock);
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
 
-        var first = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", "1", 10), Entity("p", "2", 10), Entity("p", "3", 10)));
-        var second = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", "4", 10), Entity("p", "5", 10), Entity("p", "6", 10)));
+        var first = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10), Entity("p", "2", 10), Entity("p", "3", 10)), _cancellation);
+        var second = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "4", 10), Entity("p", "5", 10), Entity("p", "6", 10)), _cancellation);
 
         Assert.Equal((202, 15.0), (first.StatusCode, first.RequestCharge));
 
         // 5 RU left of 20, 15 needed: 10 RU at 20 RU/s.
-        Assert.Equal(429, second.StatusCode);
+        Assert.Equal((BatchStatus.Throttled, 429, 1), (second.Status, second.StatusCode, second.ThrottledResponses));
         Assert.Equal(TimeSpan.FromMilliseconds(500), second.RetryAfter);
         Assert.Equal(0, second.RequestCharge);
-        Assert.Equal("TooManyRequests", second.ErrorCode);
-        var outcome = TableOutcomes.From(second, Batch(WriteMode.Upsert, Entity("p", "4", 10)), TimeSpan.Zero);
-        Assert.Equal(BatchStatus.Throttled, outcome.Status);
+        Assert.StartsWith("429 TooManyRequests: Request rate is large.", second.Error, StringComparison.Ordinal);
         Assert.Equal(["1", "2", "3"], (await azurite.ReadTableAsync(table, _cancellation)).Keys.Select(key => key.Item2).Order());
 
         clock.Advance(TimeSpan.FromMilliseconds(499));
-        var early = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", "4", 10), Entity("p", "5", 10), Entity("p", "6", 10)));
+        var early = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "4", 10), Entity("p", "5", 10), Entity("p", "6", 10)), _cancellation);
         Assert.Equal((429, TimeSpan.FromMilliseconds(1)), (early.StatusCode, early.RetryAfter));
 
         clock.Advance(TimeSpan.FromMilliseconds(1));
-        var retried = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", "4", 10), Entity("p", "5", 10), Entity("p", "6", 10)));
+        var retried = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "4", 10), Entity("p", "5", 10), Entity("p", "6", 10)), _cancellation);
         Assert.Equal((202, 15.0), (retried.StatusCode, retried.RequestCharge));
         Assert.Equal(6, (await azurite.ReadTableAsync(table, _cancellation)).Count);
 
         Assert.Equal(new SimulatorStatsSnapshot(Requests: 4, Forwarded: 2, Throttled: 2, Faults503: 0, Faults500: 0, Dropped: 0, Held: 0, Abandoned: 0, UpstreamFailures: 0, RequestChargeTotal: 30, OperationsForwarded: 6), simulator.Stats.Snapshot());
+    }
+
+    [Fact]
+    public async Task A_refused_row_is_named_by_index_with_the_charge_of_the_whole_answer()
+    {
+        var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 1000 });
+        var (adapter, table) = await CreateTableAsync(simulator);
+        await adapter.WriteBatchAsync(Batch(WriteMode.Insert, Entity("p", "b", 10)), _cancellation);
+
+        var result = await adapter.WriteBatchAsync(Batch(WriteMode.Insert, Entity("p", "a", 10), Entity("p", "b", 10), Entity("p", "c", 10)), _cancellation);
+
+        Assert.Equal(BatchStatus.OperationsRejected, result.Status);
+        var failure = Assert.Single(result.OperationFailures);
+        Assert.Equal((1, 409, "EntityAlreadyExists"), (failure.Index, failure.StatusCode, failure.Code));
+        Assert.DoesNotContain('\n', failure.Message);
+        Assert.StartsWith("The specified entity already exists", failure.Message, StringComparison.Ordinal);
+        // The whole answer's x-ms-request-charge (3 operations of 1 KiB at 5 RU), which the SDK's exception does not carry.
+        Assert.Equal(15.0, result.RequestCharge);
+        Assert.Equal(["b"], (await azurite.ReadTableAsync(table, _cancellation)).Keys.Select(key => key.Item2));
     }
 
     [Fact]
@@ -142,11 +161,11 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     {
         var clock = new FakeTimeProvider();
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 10_000, PartitionRuPerSecond = 10 }, clock);
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
 
-        var hot = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("hot", "1", 10), Entity("hot", "2", 10)));
-        var again = await SubmitAsync(client, table, Batch(WriteMode.Insert, Entity("hot", "3", 10)));
-        var cold = await SubmitAsync(client, table, Batch(WriteMode.Insert, Entity("cold", "1", 10), Entity("cold", "2", 10)));
+        var hot = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("hot", "1", 10), Entity("hot", "2", 10)), _cancellation);
+        var again = await adapter.WriteBatchAsync(Batch(WriteMode.Insert, Entity("hot", "3", 10)), _cancellation);
+        var cold = await adapter.WriteBatchAsync(Batch(WriteMode.Insert, Entity("cold", "1", 10), Entity("cold", "2", 10)), _cancellation);
 
         Assert.Equal([202, 429, 202], [hot.StatusCode, again.StatusCode, cold.StatusCode]);
         Assert.Equal(TimeSpan.FromMilliseconds(500), again.RetryAfter);
@@ -159,13 +178,13 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task A_fault_rate_of_one_answers_every_batch_with_the_fault(double rate503, double rate500, int status, string code)
     {
         var simulator = await StartAsync(new SimulatorOptions { Fault503Rate = rate503, Fault500Rate = rate500 });
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
 
         for (var i = 0; i < 5; i++)
         {
-            var result = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", $"r{i}", 10)));
-            Assert.Equal((status, code), (result.StatusCode, result.ErrorCode));
-            Assert.Equal(BatchStatus.Throttled, TableOutcomes.From(result, Batch(WriteMode.Upsert, Entity("p", "x", 1)), TimeSpan.Zero).Status);
+            var result = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", $"r{i}", 10)), _cancellation);
+            Assert.Equal((BatchStatus.Throttled, status), (result.Status, result.StatusCode));
+            Assert.StartsWith($"{status} {code}", result.Error, StringComparison.Ordinal);
         }
 
         Assert.Empty(await azurite.ReadTableAsync(table, _cancellation));
@@ -176,14 +195,15 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     }
 
     [Fact]
-    public async Task A_drop_rate_of_one_cuts_the_connection_and_writes_nothing()
+    public async Task A_drop_rate_of_one_cuts_the_connection_which_the_adapter_reports_as_transient()
     {
         var simulator = await StartAsync(new SimulatorOptions { DropRate = 1 });
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
 
-        var exception = await Assert.ThrowsAsync<RequestFailedException>(() => SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", "1", 10))));
+        var result = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10)), _cancellation);
 
-        Assert.Equal(0, exception.Status);
+        Assert.Equal((BatchStatus.Transient, 0), (result.Status, result.StatusCode));
+        Assert.StartsWith("no response from the service", result.Error, StringComparison.Ordinal);
         Assert.Empty(await azurite.ReadTableAsync(table, _cancellation));
         Assert.Equal((1, 1, 0), (simulator.Stats.Snapshot().Requests, simulator.Stats.Snapshot().Dropped, simulator.Stats.Snapshot().Forwarded));
     }
@@ -192,10 +212,10 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task Added_latency_delays_the_forwarded_batch()
     {
         var simulator = await StartAsync(new SimulatorOptions { LatencyMs = 300 });
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, _) = await CreateTableAsync(simulator);
 
         var started = TimeProvider.System.GetTimestamp();
-        var result = await SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity("p", "1", 10)));
+        var result = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10)), _cancellation);
 
         Assert.Equal(202, result.StatusCode);
         Assert.True(TimeProvider.System.GetElapsedTime(started) >= TimeSpan.FromMilliseconds(290), "the batch waited the added latency");
@@ -205,17 +225,19 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task Requests_other_than_batches_pass_through_uncharged()
     {
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 1 });
-        var (client, table) = await CreateTableAsync(simulator);
-        await azurite.Client.SubmitTransactionAsync(new TableTransactionContent(azurite.Client.Endpoint, table), Batch(WriteMode.Upsert, Entity("p", "1", 5000)), _cancellation);
+        var table = AzuriteFixture.UniqueTableName("sim");
+        var client = ClientFor(simulator, table);
+        await client.CreateAsync(_cancellation);
+        await azurite.Client.GetTableClient(table).AddEntityAsync(new TableEntity("p", "1") { ["d"] = new string('x', 5000) }, _cancellation);
 
         var read = new List<TableEntity>();
-        await foreach (var entity in client.QueryAsync(table, "PartitionKey eq 'p'", _cancellation))
+        await foreach (var entity in client.QueryAsync<TableEntity>("PartitionKey eq 'p'", cancellationToken: _cancellation))
         {
             read.Add(entity);
         }
 
         using var unsigned = await Http.GetAsync(new Uri(simulator.Endpoint, "devstoreaccount1/Tables"), _cancellation);
-        await client.DeleteTableAsync(table, _cancellation);
+        await client.DeleteAsync(_cancellation);
 
         Assert.Single(read);
         Assert.False(unsigned.Headers.Contains("x-ms-request-charge"));
@@ -226,11 +248,12 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task An_upstream_that_does_not_answer_gives_a_502()
     {
         var simulator = await StartAsync(new SimulatorOptions(), upstream: new Uri($"http://127.0.0.1:{AzuriteProcess.FreePort()}"));
-        var client = ClientFor(simulator);
+        var adapter = new TablesAdapter(ClientFor(simulator, "missing"), createTable: false, TimeProvider.System);
 
-        var result = await SubmitAsync(client, "missing", Batch(WriteMode.Upsert, Entity("p", "1", 10)));
+        var result = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10)), _cancellation);
 
-        Assert.Equal((502, "UpstreamUnavailable"), (result.StatusCode, result.ErrorCode));
+        Assert.Equal((BatchStatus.Transient, 502), (result.Status, result.StatusCode));
+        Assert.StartsWith("502 UpstreamUnavailable", result.Error, StringComparison.Ordinal);
         Assert.Equal((1, 1, 1, 0.0), (simulator.Stats.Snapshot().Requests, simulator.Stats.Snapshot().Forwarded, simulator.Stats.Snapshot().UpstreamFailures, simulator.Stats.Snapshot().RequestChargeTotal));
     }
 
@@ -238,10 +261,10 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
     public async Task Stats_count_exactly_what_was_sent_under_concurrency()
     {
         var simulator = await StartAsync(new SimulatorOptions { RuPerSecond = 200, Fault503Rate = 0.2, Seed = 5 });
-        var (client, table) = await CreateTableAsync(simulator);
+        var (adapter, table) = await CreateTableAsync(simulator);
 
         var results = await Task.WhenAll(Enumerable.Range(0, 40).Select(i =>
-            SubmitAsync(client, table, Batch(WriteMode.Upsert, Entity($"p{i}", "a", 10), Entity($"p{i}", "b", 2000)))));
+            adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity($"p{i}", "a", 10), Entity($"p{i}", "b", 2000)), _cancellation)));
 
         var stats = simulator.Stats.Snapshot();
         var accepted = results.Where(result => result.StatusCode == 202).ToList();
@@ -250,7 +273,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
         Assert.Equal(results.Count(result => result.StatusCode == 429), stats.Throttled);
         Assert.Equal(results.Count(result => result.StatusCode == 503), stats.Faults503);
         Assert.Equal(stats.Requests, stats.Forwarded + stats.Throttled + stats.Faults503);
-        Assert.Equal(results.Sum(result => result.RequestCharge ?? double.NaN), stats.RequestChargeTotal);
+        Assert.Equal(results.Sum(result => result.RequestCharge ?? (result.StatusCode == 503 ? 0 : double.NaN)), stats.RequestChargeTotal);
         Assert.Equal(accepted.Count * 15.0, stats.RequestChargeTotal);
         Assert.Equal(accepted.Count * 2, stats.OperationsForwarded);
         Assert.Equal(accepted.Count * 2, (await azurite.ReadTableAsync(table, _cancellation)).Count);
@@ -264,22 +287,25 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
         return simulator;
     }
 
-    private static TableRestClient ClientFor(SimulatorHost simulator) =>
-        TableRestClient.FromConnectionString(
-            "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
-            + $"AccountKey={TableConnectionString.DevelopmentAccountKey};"
-            + string.Create(CultureInfo.InvariantCulture, $"TableEndpoint=http://127.0.0.1:{simulator.Port}/devstoreaccount1"));
+    private static TableClient ClientFor(SimulatorHost simulator, string table) =>
+        TableClientFactory.Create(
+            new TablesOptions
+            {
+                ConnectionString = "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
+                    + $"AccountKey={AzuriteProcess.DevelopmentAccountKey};"
+                    + string.Create(CultureInfo.InvariantCulture, $"TableEndpoint=http://127.0.0.1:{simulator.Port}/devstoreaccount1"),
+                Table = table,
+            },
+            TableClientFactory.Options(16, TimeSpan.FromSeconds(30)),
+            () => throw new InvalidOperationException("no credential here"));
 
-    private async Task<(TableRestClient Client, string Table)> CreateTableAsync(SimulatorHost simulator)
+    private async Task<(TablesAdapter Adapter, string Table)> CreateTableAsync(SimulatorHost simulator)
     {
-        var client = ClientFor(simulator);
         var table = AzuriteFixture.UniqueTableName("sim");
-        Assert.True((await client.CreateTableIfNotExistsAsync(table, _cancellation)).Value);
-        return (client, table);
+        var adapter = new TablesAdapter(ClientFor(simulator, table), createTable: true, TimeProvider.System);
+        await adapter.PrepareAsync(_cancellation);
+        return (adapter, table);
     }
-
-    private Task<TableTransactionResult> SubmitAsync(TableRestClient client, string table, EntityBatch batch) =>
-        client.SubmitTransactionAsync(new TableTransactionContent(client.Endpoint, table), batch, _cancellation);
 
     private async Task<HttpResponseMessage> PostBatchAsync(SimulatorHost simulator, byte[] body)
     {
@@ -292,4 +318,14 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
 
     private static string? Header(HttpResponseMessage response, string name) =>
         response.Headers.TryGetValues(name, out var values) ? string.Join(",", values) : null;
+
+    /// <summary>Sends every request to <paramref name="target"/>'s host and port, keeping its path and query.</summary>
+    private sealed class RedirectingHandler(Uri target) : DelegatingHandler(new SocketsHttpHandler())
+    {
+        protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            request.RequestUri = new UriBuilder(request.RequestUri!) { Host = target.Host, Port = target.Port }.Uri;
+            return base.SendAsync(request, cancellationToken);
+        }
+    }
 }

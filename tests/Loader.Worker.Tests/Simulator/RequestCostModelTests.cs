@@ -19,8 +19,8 @@ public sealed class RequestCostModelTests
     [Fact]
     public void A_batch_costs_the_sum_of_its_operations()
     {
-        // Bodies of 8, 1024, 1025 and 5008 bytes: 1 + 1 + 2 + 5 kilobytes.
-        var batch = Batch(WriteMode.Upsert, Entity("p", "a", 0), Entity("p", "b", 1016), Entity("p", "c", 1017), Entity("p", "d", 5000));
+        // Bodies of 40, 1024, 1025 and 5008 bytes ({"PartitionKey":"p","RowKey":"a","d":""} is 40): 1 + 1 + 2 + 5 kilobytes.
+        var batch = Batch(WriteMode.Upsert, Entity("p", "a", 0), Entity("p", "b", 984), Entity("p", "c", 985), Entity("p", "d", 4968));
 
         var charge = RequestCostModel.BatchCharge(MultipartBatchScanner.Scan(Body(batch)), ruPerKilobyte: 2.5);
 

@@ -20,13 +20,15 @@ public sealed class StatsEndpointTests(AzuriteFixture azurite)
         var clock = new FakeTimeProvider();
         await using var simulator = await SimulatorHost.StartAsync(
             new SimulatorOptions { Upstream = new Uri(azurite.Azurite.TableEndpoint), RuPerSecond = 10 }, clock, _cancellation);
-        var client = TableRestClient.FromConnectionString(azurite.ConnectionString.Replace(
-            azurite.Azurite.TableEndpoint, simulator.TableEndpoint().AbsoluteUri, StringComparison.Ordinal));
         var table = AzuriteFixture.UniqueTableName("stats");
-        await client.CreateTableIfNotExistsAsync(table, _cancellation);
-        var content = new TableTransactionContent(client.Endpoint, table);
-        var first = await client.SubmitTransactionAsync(content, Batch(WriteMode.Upsert, Entity("p", "1", 10), Entity("p", "2", 10)), _cancellation);
-        var second = await client.SubmitTransactionAsync(content, Batch(WriteMode.Upsert, Entity("p", "3", 10)), _cancellation);
+        var client = TableClientFactory.Create(
+            new TablesOptions { ConnectionString = azurite.ConnectionString.Replace(azurite.Azurite.TableEndpoint, simulator.TableEndpoint().AbsoluteUri, StringComparison.Ordinal), Table = table },
+            TableClientFactory.Options(16, TimeSpan.FromSeconds(30)),
+            () => throw new InvalidOperationException("no credential here"));
+        var adapter = new TablesAdapter(client, createTable: true, TimeProvider.System);
+        await adapter.PrepareAsync(_cancellation);
+        var first = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10), Entity("p", "2", 10)), _cancellation);
+        var second = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "3", 10)), _cancellation);
         Assert.Equal((202, 429), (first.StatusCode, second.StatusCode));
 
         using (var document = JsonDocument.Parse(await Http.GetStringAsync(new Uri(simulator.Endpoint, "_simulator/stats"), _cancellation)))
@@ -44,7 +46,7 @@ public sealed class StatsEndpointTests(AzuriteFixture azurite)
 
         Assert.Equal(HttpStatusCode.NoContent, reset.StatusCode);
         Assert.Equal(new SimulatorStatsSnapshot(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), simulator.Stats.Snapshot());
-        var afterReset = await client.SubmitTransactionAsync(content, Batch(WriteMode.Upsert, Entity("p", "3", 10), Entity("p", "4", 10)), _cancellation);
+        var afterReset = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "3", 10), Entity("p", "4", 10)), _cancellation);
         Assert.Equal(202, afterReset.StatusCode);
         Assert.Equal(1, simulator.Stats.Snapshot().Forwarded);
     }

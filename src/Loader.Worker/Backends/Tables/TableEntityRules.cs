@@ -30,7 +30,7 @@ internal sealed class TableEntityRules(int tableUrlBytes)
 
         // Entity size as the service counts it: 4 bytes, keys in UTF-16, per property 8 bytes + name in UTF-16 + value.
         long storedBytes = 4 + ((partitionKey.Length + rowKey.Length) * 2L);
-        long payloadBytes = TableTransactionContent.OperationOverheadBytes + tableUrlBytes
+        long payloadBytes = TableLimits.OperationOverheadBytes + tableUrlBytes
             + (15L * (partitionKey.Length + rowKey.Length)); // keys: percent-encoded UTF-8 in the URL, JSON in an Insert body
         foreach (var property in properties)
         {

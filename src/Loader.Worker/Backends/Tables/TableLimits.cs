@@ -8,6 +8,12 @@ internal static class TableLimits
     /// <summary>A transaction's payload must stay under 4 MiB; the margin absorbs the batch envelope.</summary>
     public const long MaxBatchPayloadBytes = (4L * 1024 * 1024) - (16 * 1024);
 
+    /// <summary>
+    /// What one operation of a transaction adds around its entity's JSON: the part headers and the request line
+    /// and headers the SDK writes (measured by TablesAdapterPayloadTests), without the table URL, which is counted apart.
+    /// </summary>
+    public const int OperationOverheadBytes = 512;
+
     public const int MaxEntityBytes = 1024 * 1024;
 
     /// <summary>255 properties including PartitionKey, RowKey and Timestamp.</summary>

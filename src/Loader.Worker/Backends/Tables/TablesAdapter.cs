@@ -1,26 +1,31 @@
+using System.Net.Sockets;
 using Azure;
+using Azure.Data.Tables;
 using Loader.Abstractions;
 
 namespace Loader.Worker.Backends.Tables;
 
-/// <summary>Writes each batch as one entity group transaction to Azure Table Storage, Azurite or Cosmos DB for Table.</summary>
+/// <summary>
+/// Writes each batch as one entity group transaction (<see cref="TableClient.SubmitTransactionAsync"/>) to Azure
+/// Table Storage, Azurite or Cosmos DB for Table. One attempt per call: the client's retries are off
+/// (<see cref="TableClientFactory.Options"/>), and whatever the service answered comes back as a <see cref="BatchOutcome"/>.
+/// </summary>
 public sealed class TablesAdapter : IBackendAdapter
 {
-    private readonly TableRestClient _client;
-    private readonly string _table;
+    private readonly TableClient _client;
     private readonly bool _createTable;
     private readonly TimeProvider _timeProvider;
-    private readonly TableTransactionContent _content;
     private readonly TableEntityRules _rules;
 
-    public TablesAdapter(TableRestClient client, string table, bool createTable, TimeProvider timeProvider)
+    /// <param name="client">A client whose options came from <see cref="TableClientFactory.Options"/> (no retries, the headers policy).</param>
+    /// <param name="createTable">Whether <see cref="PrepareAsync"/> creates a missing table, or only checks that it is there.</param>
+    /// <param name="timeProvider">Measures each attempt's latency.</param>
+    public TablesAdapter(TableClient client, bool createTable, TimeProvider timeProvider)
     {
         _client = client;
-        _table = table;
         _createTable = createTable;
         _timeProvider = timeProvider;
-        _content = new TableTransactionContent(client.Endpoint, table);
-        _rules = new TableEntityRules(_content.TableUrlBytes);
+        _rules = new TableEntityRules(client.Uri.AbsoluteUri.Length);
     }
 
     public string Name => "Tables";
@@ -34,13 +39,17 @@ public sealed class TablesAdapter : IBackendAdapter
     {
         if (_createTable)
         {
-            await _client.CreateTableIfNotExistsAsync(_table, cancellationToken).ConfigureAwait(false);
+            await _client.CreateIfNotExistsAsync(cancellationToken).ConfigureAwait(false);
         }
         else
         {
             // Reading one entity proves the endpoint, the credentials and the table before any row is sent.
-            await using var probe = _client.QueryAsync(_table, "PartitionKey eq ''", cancellationToken).GetAsyncEnumerator(cancellationToken);
-            await probe.MoveNextAsync().ConfigureAwait(false);
+            await foreach (var page in _client.QueryAsync<TableEntity>("PartitionKey eq ''", maxPerPage: 1, cancellationToken: cancellationToken)
+                .AsPages().ConfigureAwait(false))
+            {
+                _ = page;
+                break;
+            }
         }
     }
 
@@ -51,31 +60,37 @@ public sealed class TablesAdapter : IBackendAdapter
 
     public async Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken)
     {
+        var actions = TableEntities.Actions(batch);
+        var headers = ResponseHeadersPolicy.Capture();
         var started = _timeProvider.GetTimestamp();
-        TableTransactionResult result;
         try
         {
-            result = await _client.SubmitTransactionAsync(_content, batch, cancellationToken).ConfigureAwait(false);
+            var response = await _client.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
+            return TableOutcomes.Written(response.GetRawResponse(), headers.Value, _timeProvider.GetElapsedTime(started));
         }
-        catch (RequestFailedException exception) when (exception.Status == 0 && !cancellationToken.IsCancellationRequested)
+        catch (RequestFailedException exception) when (exception.Status != 0)
         {
-            // Azure.Core reports connection failures (refused, reset, timed out) as status 0.
-            return new BatchOutcome
-            {
-                Status = BatchStatus.Transient,
-                Latency = _timeProvider.GetElapsedTime(started),
-                Error = TransportError(exception),
-            };
+            return TableOutcomes.Refused(exception, headers.Value, batch, _timeProvider.GetElapsedTime(started));
         }
-
-        return TableOutcomes.From(result, batch, _timeProvider.GetElapsedTime(started));
+        catch (Exception exception) when (!cancellationToken.IsCancellationRequested && IsNoAnswer(exception, headers.Value is not null))
+        {
+            return TableOutcomes.NoAnswer(exception, _timeProvider.GetElapsedTime(started));
+        }
     }
 
-    private static string TransportError(RequestFailedException exception)
+    /// <summary>
+    /// Failures with no usable answer from the service, which a later attempt may not meet: Azure.Core reports a
+    /// connection refused, reset or unresolved as status 0, its network timeout as a cancellation the caller did not
+    /// ask for, and a body cut short as an I/O error; an answer that arrived but could not be read as a multipart
+    /// response (truncated, or a proxy's page) surfaces from the SDK's parser.
+    /// </summary>
+    private static bool IsNoAnswer(Exception exception, bool answered) => exception switch
     {
-        var root = exception.GetBaseException();
-        return $"no response from the service: {root.Message}";
-    }
+        RequestFailedException => true,
+        OperationCanceledException or TimeoutException or IOException or HttpRequestException or SocketException => true,
+        InvalidOperationException or FormatException or InvalidDataException when answered => true,
+        _ => false,
+    };
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 }

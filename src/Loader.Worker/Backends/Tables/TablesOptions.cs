@@ -1,3 +1,5 @@
+using Azure.Data.Tables;
+
 namespace Loader.Worker.Backends.Tables;
 
 /// <summary>Where and how the Tables backend writes (<c>Loader:Tables</c>).</summary>
@@ -8,7 +10,10 @@ public sealed class TablesOptions
     /// <summary>Storage (or Cosmos DB for Table) connection string. Used when <see cref="Endpoint"/> is empty; defaults to the local emulator.</summary>
     public string? ConnectionString { get; set; }
 
-    /// <summary>Table service endpoint, e.g. <c>https://account.table.core.windows.net</c>, reached with <c>DefaultAzureCredential</c>.</summary>
+    /// <summary>
+    /// Table service endpoint, e.g. <c>https://account.table.core.windows.net</c>, reached with <c>DefaultAzureCredential</c>,
+    /// or with the shared access signature its URL carries (<c>?sv=...&amp;sig=...</c>).
+    /// </summary>
     public string? Endpoint { get; set; }
 
     /// <summary>Target table; created when missing unless <see cref="CreateTable"/> is false.</summary>
@@ -19,4 +24,55 @@ public sealed class TablesOptions
     /// <summary>The connection string in effect: the configured one, or the emulator's when neither it nor an endpoint is set.</summary>
     public string EffectiveConnectionString =>
         string.IsNullOrWhiteSpace(ConnectionString) ? DevelopmentStorage : ConnectionString;
+
+    /// <summary>
+    /// The service endpoint the settings name, without any signature: from <see cref="Endpoint"/>, or as the SDK reads
+    /// it from the connection string.
+    /// </summary>
+    /// <exception cref="FormatException">The connection string cannot be read (see <see cref="CheckConnectionString"/>).</exception>
+    public Uri ServiceEndpoint()
+    {
+        if (!string.IsNullOrWhiteSpace(Endpoint))
+        {
+            return SplitSignature(Endpoint).Endpoint;
+        }
+
+        var problem = CheckConnectionString(EffectiveConnectionString, out var endpoint);
+        return endpoint ?? throw new FormatException(problem);
+    }
+
+    /// <summary>
+    /// Reads a connection string the way the SDK will; returns why it cannot, in words that never quote the string
+    /// (it may hold a key), or null.
+    /// </summary>
+    public static string? CheckConnectionString(string connectionString, out Uri? endpoint)
+    {
+        endpoint = null;
+        try
+        {
+            endpoint = new TableServiceClient(connectionString).Uri;
+            return null;
+        }
+        catch (FormatException exception)
+        {
+            // The SDK's format messages name the rule broken (e.g. a key that is not base64), never the value.
+            return exception.Message;
+        }
+        catch (Exception exception) when (exception is ArgumentException or InvalidOperationException)
+        {
+            // These messages may quote a segment of the string, which may be a key: not repeated.
+            return "expected Name=Value segments with AccountName and AccountKey (optionally TableEndpoint or EndpointSuffix), "
+                + "TableEndpoint and SharedAccessSignature, or UseDevelopmentStorage=true.";
+        }
+    }
+
+    /// <summary>An endpoint URL and the shared access signature in its query string, if it has one.</summary>
+    public static (Uri Endpoint, string? Signature) SplitSignature(string endpoint)
+    {
+        var uri = new Uri(endpoint);
+        var query = uri.Query.TrimStart('?');
+        return query.Length == 0
+            ? (uri, null)
+            : (new Uri(uri.GetLeftPart(UriPartial.Path)), query);
+    }
 }

@@ -10,7 +10,7 @@ namespace Loader.Worker.Storage.Blobs;
 /// after the account's (any cloud's suffix, private endpoints, <c>acme.z5.blob.storage.azure.net</c>);</item>
 /// <item>path-style, <c>http://127.0.0.1:10000/devstoreaccount1/container/path</c>: the account is the first
 /// segment when the host is an IP address, <c>localhost</c> or a name without a dot (the compose service
-/// <c>azurite</c>), the rule of <see cref="StorageConnectionString.IsPathStyle"/>.</item>
+/// <c>azurite</c>), the rule of <see cref="IsPathStyle"/>.</item>
 /// </list>
 /// Custom domains are not understood: nothing in their host says where the account ends.
 /// A path that is empty or ends with <c>/</c> or <c>*</c> is a prefix; a <c>*</c> anywhere else is refused as a
@@ -58,7 +58,7 @@ public sealed partial record BlobAddress(Uri AccountEndpoint, string Container, 
         // The raw text, not Uri.AbsolutePath: Uri would turn '\' into '/' and fold '.' and '..' segments.
         var afterScheme = withoutQuery[(withoutQuery.IndexOf("//", StringComparison.Ordinal) + 2)..];
         var slash = afterScheme.IndexOf('/', StringComparison.Ordinal);
-        var pathStyle = StorageConnectionString.IsPathStyle(uri);
+        var pathStyle = IsPathStyle(uri);
         var segments = (slash < 0 ? "" : afterScheme[(slash + 1)..]).Split('/', pathStyle ? 3 : 2);
         string Segment(int index) => index < segments.Length ? segments[index] : "";
 
@@ -115,7 +115,7 @@ public sealed partial record BlobAddress(Uri AccountEndpoint, string Container, 
             return $"the query string of '{withoutQuery}' is not a shared access signature (it has no sig=).";
         }
 
-        if (!StorageConnectionString.IsPathStyle(uri) && !uri.Host.Split('.').Skip(1).Contains("blob", StringComparer.OrdinalIgnoreCase))
+        if (!IsPathStyle(uri) && !uri.Host.Split('.').Skip(1).Contains("blob", StringComparer.OrdinalIgnoreCase))
         {
             return $"the host of '{withoutQuery}' is not a Blob service endpoint: {Forms}.";
         }
@@ -142,6 +142,16 @@ public sealed partial record BlobAddress(Uri AccountEndpoint, string Container, 
             ? null
             : $"'{withoutQuery}' has a '*' before the end of its path; only a trailing * (a prefix) is understood, write %2A for a literal *.";
     }
+
+    /// <summary>
+    /// True for an emulator-style endpoint whose first path segment is the account: the host is an IP address,
+    /// <c>localhost</c>, or a name without a dot (a compose service such as <c>azurite</c>). A real account's
+    /// host always has dots (<c>acme.blob.core.windows.net</c>), so nothing real is mistaken for the emulator.
+    /// </summary>
+    public static bool IsPathStyle(Uri endpoint) =>
+        endpoint.IsLoopback
+        || endpoint.HostNameType is UriHostNameType.IPv4 or UriHostNameType.IPv6
+        || !endpoint.Host.Contains('.', StringComparison.Ordinal);
 
     [GeneratedRegex("^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$", RegexOptions.CultureInvariant)]
     private static partial Regex ContainerName();

@@ -1,3 +1,5 @@
+using Azure.Storage.Blobs;
+
 namespace Loader.Worker.Storage.Blobs;
 
 /// <summary>How the loader signs in to blobs it reads and writes (<c>Loader:Blob</c>): the input, and a checkpoint, report or rejects file given as a blob URL.</summary>
@@ -12,4 +14,29 @@ public sealed class BlobOptions
 
     /// <summary>How much of an input blob one request reads; the next block is fetched while one is parsed.</summary>
     public int ReadBlockSize { get; set; } = BlobReadStream.DefaultBlockSize;
+
+    /// <summary>
+    /// Reads a connection string the way the SDK will; returns why it cannot, in words that never quote the string
+    /// (it may hold a key), or null.
+    /// </summary>
+    public static string? CheckConnectionString(string connectionString)
+    {
+        try
+        {
+            _ = new BlobServiceClient(connectionString);
+            return null;
+        }
+        catch (FormatException exception)
+        {
+            // The SDK's format messages name the rule broken (e.g. a key that is not base64), never the value.
+            return exception.Message;
+        }
+        catch (Exception exception) when (exception is ArgumentException or InvalidOperationException or NullReferenceException)
+        {
+            // These may quote a segment of the string, which may be a key (and the SDK meets a Table-only string with a
+            // null reference): not repeated.
+            return "expected Name=Value segments with AccountName and AccountKey (optionally BlobEndpoint or EndpointSuffix), "
+                + "BlobEndpoint and SharedAccessSignature, or UseDevelopmentStorage=true.";
+        }
+    }
 }

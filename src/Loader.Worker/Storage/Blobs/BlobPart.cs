@@ -1,11 +1,12 @@
+using Azure.Storage.Blobs;
 using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Storage.Blobs;
 
 /// <summary>A blob as part of an input: read in ranged blocks, pinned to the version it had when the load began.</summary>
-public sealed record BlobPart(BlobRestClient Client, string Container, BlobItem Blob) : InputPart(Blob.Name, Blob.Length)
+public sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(Blob.Name, Blob.Length)
 {
     public override string? Version => Blob.ETag.ToString();
 
-    public override Stream Open(int bufferSize) => new BlobReadStream(Client, Container, Blob, bufferSize);
+    public override Stream Open(int bufferSize) => new BlobReadStream(Client, Blob, bufferSize);
 }

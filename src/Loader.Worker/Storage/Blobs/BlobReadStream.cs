@@ -1,4 +1,7 @@
 using System.Globalization;
+using Azure;
+using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
 
 namespace Loader.Worker.Storage.Blobs;
 
@@ -9,14 +12,13 @@ namespace Loader.Worker.Storage.Blobs;
 /// Synchronous reads wait on the asynchronous path, for readers (CsvHelper on its own thread) that read synchronously.
 /// Not for concurrent reads, like any stream.
 /// </summary>
-public sealed class BlobReadStream(BlobRestClient client, string container, BlobItem blob, int blockSize = BlobReadStream.DefaultBlockSize)
+public sealed class BlobReadStream(BlobClient client, InputBlob blob, int blockSize = BlobReadStream.DefaultBlockSize)
     : Stream
 {
     public const int DefaultBlockSize = 4 * 1024 * 1024;
 
-    private readonly BlobRestClient _client = client ?? throw new ArgumentNullException(nameof(client));
-    private readonly string _container = string.IsNullOrEmpty(container) ? throw new ArgumentException("a container name is needed.", nameof(container)) : container;
-    private readonly BlobItem _blob = blob ?? throw new ArgumentNullException(nameof(blob));
+    private readonly BlobClient _client = client ?? throw new ArgumentNullException(nameof(client));
+    private readonly InputBlob _blob = blob ?? throw new ArgumentNullException(nameof(blob));
     private readonly int _blockSize = blockSize > 0 ? blockSize : throw new ArgumentOutOfRangeException(nameof(blockSize), blockSize, "the block size must be positive.");
     private readonly CancellationTokenSource _disposal = new();
     private byte[] _current = [];
@@ -141,7 +143,7 @@ public sealed class BlobReadStream(BlobRestClient client, string container, Blob
         if (count != expected)
         {
             throw new IOException(string.Create(CultureInfo.InvariantCulture,
-                $"blob '{_container}/{_blob.Name}' ended at {_position + count:N0} bytes, before the {_blob.Length:N0} it had when it was opened."));
+                $"blob '{_client.BlobContainerName}/{_blob.Name}' ended at {_position + count:N0} bytes, before the {_blob.Length:N0} it had when it was opened."));
         }
 
         (_current, _spare) = (_spare, _current);
@@ -155,7 +157,37 @@ public sealed class BlobReadStream(BlobRestClient client, string container, Blob
         var offset = _fetchOffset;
         var length = (int)Math.Min(_blockSize, _blob.Length - offset);
         _fetchOffset += length;
-        return _client.ReadRangeAsync(_container, _blob.Name, offset, _spare.AsMemory(0, length), _blob.ETag, _disposal.Token);
+        return ReadRangeAsync(offset, _spare.AsMemory(0, length), _disposal.Token);
+    }
+
+    /// <summary>
+    /// Reads bytes from <paramref name="offset"/> into <paramref name="buffer"/>, as long as the blob is still at the
+    /// version the stream was opened with; returns how many were read, less than the buffer only at the end of the blob.
+    /// </summary>
+    private async Task<int> ReadRangeAsync(long offset, Memory<byte> buffer, CancellationToken cancellationToken)
+    {
+        var options = new BlobDownloadOptions
+        {
+            Range = new HttpRange(offset, buffer.Length),
+            Conditions = new BlobRequestConditions { IfMatch = _blob.ETag },
+        };
+        try
+        {
+            // Streamed straight into the block's buffer instead of buffered whole and copied.
+            using var download = (await _client.DownloadStreamingAsync(options, cancellationToken).ConfigureAwait(false)).Value;
+            return await download.Content.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, cancellationToken).ConfigureAwait(false);
+        }
+        catch (RequestFailedException exception) when (exception.Status == 416)
+        {
+            return 0;
+        }
+        catch (RequestFailedException exception)
+        {
+            var action = string.Create(CultureInfo.InvariantCulture, $"reading blob '{_client.BlobContainerName}/{_blob.Name}' at offset {offset:N0}");
+            throw exception.Status == 412
+                ? BlobErrors.Failure(exception, action, $"The blob changed while it was being read: it is no longer the version (ETag {_blob.ETag}) the read started from.")
+                : BlobErrors.Failure(exception, action);
+        }
     }
 
     private int TakeFromCurrent(Span<byte> destination)

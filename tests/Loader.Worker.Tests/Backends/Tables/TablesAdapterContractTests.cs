@@ -25,7 +25,8 @@ public sealed class TablesAdapterContractTests(AzuriteFixture azurite) : Adapter
     private async Task<IBackendAdapter> CreateAsync(string connectionString)
     {
         var table = AzuriteFixture.UniqueTableName("contract");
-        var adapter = new TablesAdapter(TableRestClient.FromConnectionString(connectionString), table, createTable: true, TimeProvider.System);
+        var client = TableClientFactory.Create(new TablesOptions { ConnectionString = connectionString, Table = table }, TableClientFactory.Options(64, TimeSpan.FromSeconds(30)), () => throw new InvalidOperationException("no credential here"));
+        var adapter = new TablesAdapter(client, createTable: true, TimeProvider.System);
         await adapter.PrepareAsync(Cancellation);
         _tables[adapter] = table;
         return adapter;

@@ -3,17 +3,17 @@ using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Tests.Storage.Blobs;
 
-/// <summary>The block-wise, read-ahead blob stream against a real Azurite Blob service.</summary>
+/// <summary>The block-wise, read-ahead blob stream (on the SDK's ranged downloads) against a real Azurite Blob service.</summary>
 public sealed class BlobReadStreamTests(BlobAzuriteFixture fixture) : IClassFixture<BlobAzuriteFixture>
 {
     private const int BlockSize = 64 * 1024;
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
 
-    private async Task<(string Container, BlobItem Blob, byte[] Bytes)> UploadAsync(int length, int seed)
+    private async Task<(string Container, InputBlob Blob, byte[] Bytes)> UploadAsync(int length, int seed)
     {
         var container = await fixture.CreateContainerAsync(_cancellation);
         var bytes = BlobAzuriteFixture.RandomBytes(length, seed);
-        var blob = await fixture.Client.UploadAsync(container, "input/data.csv", BinaryData.FromBytes(bytes), "text/csv", _cancellation);
+        var blob = await fixture.UploadAsync(container, "input/data.csv", BinaryData.FromBytes(bytes), "text/csv", _cancellation);
         return (container, blob, bytes);
     }
 
@@ -21,7 +21,7 @@ public sealed class BlobReadStreamTests(BlobAzuriteFixture fixture) : IClassFixt
     public async Task Synchronous_reads_of_a_blob_larger_than_a_block_give_exactly_its_bytes()
     {
         var (container, blob, bytes) = await UploadAsync(1024 * 1024 + 123, seed: 11);
-        using var stream = new BlobReadStream(fixture.Client, container, blob, BlockSize);
+        using var stream = new BlobReadStream(fixture.Blob(container, blob.Name), blob, BlockSize);
         var read = new MemoryStream();
         var chunk = new byte[10_007];
         var positions = new List<long>();
@@ -44,7 +44,7 @@ public sealed class BlobReadStreamTests(BlobAzuriteFixture fixture) : IClassFixt
     public async Task Asynchronous_reads_give_exactly_the_bytes_too()
     {
         var (container, blob, bytes) = await UploadAsync(5 * BlockSize, seed: 12);
-        await using var stream = new BlobReadStream(fixture.Client, container, blob, BlockSize);
+        await using var stream = new BlobReadStream(fixture.Blob(container, blob.Name), blob, BlockSize);
         var read = new MemoryStream();
 
         await stream.CopyToAsync(read, 3 * BlockSize, _cancellation);
@@ -56,12 +56,12 @@ public sealed class BlobReadStreamTests(BlobAzuriteFixture fixture) : IClassFixt
     public async Task A_blob_rewritten_between_blocks_fails_the_read_saying_it_changed()
     {
         var (container, blob, bytes) = await UploadAsync(1024 * 1024, seed: 13);
-        using var stream = new BlobReadStream(fixture.Client, container, blob, BlockSize);
+        using var stream = new BlobReadStream(fixture.Blob(container, blob.Name), blob, BlockSize);
         var first = new byte[BlockSize];
         stream.ReadExactly(first);
         Assert.Equal(bytes[..BlockSize], first);
 
-        await fixture.Client.UploadAsync(container, blob.Name, BinaryData.FromBytes(BlobAzuriteFixture.RandomBytes(bytes.Length, seed: 14)), "text/csv", _cancellation);
+        await fixture.UploadAsync(container, blob.Name, BinaryData.FromBytes(BlobAzuriteFixture.RandomBytes(bytes.Length, seed: 14)), "text/csv", _cancellation);
         var exception = Assert.Throws<RequestFailedException>(() => stream.CopyTo(Stream.Null));
 
         Assert.Equal(412, exception.Status);
@@ -75,7 +75,7 @@ public sealed class BlobReadStreamTests(BlobAzuriteFixture fixture) : IClassFixt
     public async Task An_empty_blob_reads_as_nothing()
     {
         var (container, blob, _) = await UploadAsync(0, seed: 15);
-        using var stream = new BlobReadStream(fixture.Client, container, blob, BlockSize);
+        using var stream = new BlobReadStream(fixture.Blob(container, blob.Name), blob, BlockSize);
 
         Assert.Equal(0, stream.Read(new byte[16], 0, 16));
         Assert.Equal(0, await stream.ReadAsync(new byte[16], _cancellation));
@@ -86,7 +86,7 @@ public sealed class BlobReadStreamTests(BlobAzuriteFixture fixture) : IClassFixt
     public async Task The_stream_reads_forward_only_and_not_after_dispose()
     {
         var (container, blob, _) = await UploadAsync(3 * BlockSize, seed: 16);
-        var stream = new BlobReadStream(fixture.Client, container, blob, BlockSize);
+        var stream = new BlobReadStream(fixture.Blob(container, blob.Name), blob, BlockSize);
         Assert.Equal(1, stream.Read(new byte[1], 0, 1));
 
         Assert.False(stream.CanSeek);
