@@ -10,7 +10,13 @@ namespace Loader.Benchmarks;
 /// </summary>
 public sealed record BenchSettings(long Rows, int Columns, int Partitions, int Parallel, int PerRowRows, int Repeat, int Budget, int RuPerKilobyte, DataShape Shape = DataShape.Skewed)
 {
-    public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU]";
+    public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU] [--baseline-loader DLL]";
+
+    /// <summary>
+    /// For <c>instant</c>: the Loader.Worker.dll of another build to measure beside this one's, the REST-client
+    /// loader of commit 491e8a8 as <c>bench/run.sh instant</c> builds it; none measures this build alone.
+    /// </summary>
+    public string? BaselineLoader { get; init; }
 
     /// <summary>
     /// The rows of a real year of flights (336,776), shaped like them (DataGen's skewed shape): more than 300,000 rows
@@ -28,6 +34,12 @@ public sealed record BenchSettings(long Rows, int Columns, int Partitions, int P
     /// even as it fills, so the budget, not Azurite, sets the pace.
     /// </summary>
     public static BenchSettings ThrottleDefaults { get; } = new(200_000, 20, 300, 16, 20_000, 1, 5_000, 10);
+
+    /// <summary>
+    /// A million rows: at the 100,000 rows/s aimed at, about ten seconds a run, long against start-up. Uniform rows, so
+    /// every batch is alike and the runs measure the client's cost per row, not how skewed data batches.
+    /// </summary>
+    public static BenchSettings InstantDefaults { get; } = new(1_000_000, 20, 1000, 16, 20_000, 3, 5_000, 10, DataShape.Uniform);
 
     /// <summary>Rows the one-request-per-row baseline writes: it is slow, so it takes a prefix of the input.</summary>
     public long PerRowRowsUsed => Math.Min(PerRowRows, Rows);
@@ -50,6 +62,7 @@ public sealed record BenchSettings(long Rows, int Columns, int Partitions, int P
                 "--budget" => settings with { Budget = (int)Positive(name, text) },
                 "--ru-per-kb" => settings with { RuPerKilobyte = (int)Positive(name, text) },
                 "--shape" => settings with { Shape = Enum.TryParse<DataShape>(text, ignoreCase: true, out var shape) ? shape : throw new ArgumentException($"--shape is skewed or uniform, not '{text}'") },
+                "--baseline-loader" => settings with { BaselineLoader = File.Exists(text) ? Path.GetFullPath(text) : throw new ArgumentException($"{name}: no file '{text}'") },
                 _ => throw new ArgumentException($"unknown option {name}"),
             };
         }

@@ -8,12 +8,16 @@ public static class LoaderProcess
 {
     private static readonly TimeSpan s_pollInterval = TimeSpan.FromMilliseconds(50);
 
-    /// <summary>The loader's output goes to <paramref name="logPath"/>; its report to <paramref name="reportPath"/>, which must be among the arguments.</summary>
-    public static async Task<LoaderRun> RunAsync(IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken)
+    /// <summary>
+    /// The loader's output goes to <paramref name="logPath"/>; its report to <paramref name="reportPath"/>, which must be among the arguments.
+    /// <paramref name="loaderDll"/> runs another build of the loader (an earlier commit's) instead of this one's.
+    /// </summary>
+    public static async Task<LoaderRun> RunAsync(IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken, string? loaderDll = null)
     {
-        if (!File.Exists(BenchPaths.LoaderDll))
+        loaderDll ??= BenchPaths.LoaderDll;
+        if (!File.Exists(loaderDll))
         {
-            throw new FileNotFoundException("The loader is not built: run dotnet build -c Release first.", BenchPaths.LoaderDll);
+            throw new FileNotFoundException("The loader is not built: run dotnet build -c Release first.", loaderDll);
         }
 
         File.Delete(reportPath); // a report left by an earlier run must not pass for this one's
@@ -23,7 +27,7 @@ public static class LoaderProcess
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };
-        start.ArgumentList.Add(BenchPaths.LoaderDll);
+        start.ArgumentList.Add(loaderDll);
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);

@@ -8,7 +8,8 @@ public static class CommandLine
     public const string Usage =
         "Usage: ThrottlingSimulator [--upstream http://127.0.0.1:10002] [--host 127.0.0.1] [--port 0]\n"
         + "  [--ru-per-second 10000] [--burst-seconds 1] [--ru-per-kb 5] [--partition-ru-per-second 0]\n"
-        + "  [--fault-503-rate 0] [--fault-500-rate 0] [--drop-rate 0] [--hold-rate 0] [--hold-ms 0] [--latency-ms 0] [--latency-jitter-ms 0] [--seed N]";
+        + "  [--fault-503-rate 0] [--fault-500-rate 0] [--drop-rate 0] [--hold-rate 0] [--hold-ms 0] [--latency-ms 0] [--latency-jitter-ms 0] [--seed N]\n"
+        + "  [--instant true]   (answer every batch with success at once; no upstream)";
 
     /// <summary>The options the arguments describe, validated; <see cref="ArgumentException"/> says what is wrong.</summary>
     public static SimulatorOptions Parse(IReadOnlyList<string> args)
@@ -41,6 +42,7 @@ public static class CommandLine
                 "--latency-ms" => options with { LatencyMs = Int(name, value) },
                 "--latency-jitter-ms" => options with { LatencyJitterMs = Int(name, value) },
                 "--seed" => options with { Seed = Int(name, value) },
+                "--instant" => options with { Instant = bool.TryParse(value, out var instant) ? instant : throw Invalid(name, value) },
                 _ => throw new ArgumentException($"unknown option {name}."),
             };
         }

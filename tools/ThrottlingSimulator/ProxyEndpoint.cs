@@ -8,6 +8,8 @@ namespace Loader.ThrottlingSimulator;
 /// Forwards every request to the upstream service unchanged and copies its answer back. Entity group
 /// transactions (<c>POST …/$batch</c>) first meet the faults and the request-unit budget, and their answers
 /// carry the charge; everything else (tables, queries) passes through free, as the loader's pacing concerns writes.
+/// In instant mode nothing is forwarded: a batch that passes the faults and the budget is answered with success at
+/// once (<see cref="InstantAnswers"/>), and counted as forwarded.
 /// </summary>
 internal sealed class ProxyEndpoint(
     Uri upstream,
@@ -16,6 +18,7 @@ internal sealed class ProxyEndpoint(
     FaultInjector faults,
     SimulatorStats stats,
     double ruPerKilobyte,
+    bool instant,
     TimeProvider timeProvider)
 {
     // Connection-level headers belong to each hop, and Host must name the upstream, not the simulator.
@@ -34,6 +37,10 @@ internal sealed class ProxyEndpoint(
             if (IsBatch(context.Request))
             {
                 await HandleBatchAsync(context);
+            }
+            else if (instant)
+            {
+                await InstantAnswers.OtherAsync(context);
             }
             else
             {
@@ -99,6 +106,13 @@ internal sealed class ProxyEndpoint(
         }
 
         stats.RecordForwarded(scan.Operations.Count);
+        if (instant)
+        {
+            stats.RecordCharge(charge);
+            await InstantAnswers.BatchAsync(context, scan.Operations.Count, charge);
+            return;
+        }
+
         var content = new ReadOnlyMemoryContent(body);
         await ForwardAsync(context, content, charge);
     }

@@ -55,7 +55,7 @@ public sealed class SimulatorHost : IAsyncDisposable
         var stats = new SimulatorStats();
         var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider);
         var upstream = CreateUpstreamClient();
-        var proxy = new ProxyEndpoint(options.Upstream, upstream, budget, new FaultInjector(options), stats, options.RuPerKilobyte, timeProvider);
+        var proxy = new ProxyEndpoint(options.Upstream, upstream, budget, new FaultInjector(options), stats, options.RuPerKilobyte, options.Instant, timeProvider);
         var admin = new StatsEndpoint(stats, () => Reset(stats, budget));
 
         // The empty builder reads no configuration files or environment and logs nothing: a test fixture

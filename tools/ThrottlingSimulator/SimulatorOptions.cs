@@ -53,6 +53,13 @@ public sealed record SimulatorOptions
     /// <summary>Up to this many further milliseconds of delay, uniformly drawn per batch.</summary>
     public int LatencyJitterMs { get; init; }
 
+    /// <summary>
+    /// Answer every batch that passes the faults and the budget with success at once, and every other request as a
+    /// service with an empty table would, instead of forwarding anything: a Table endpoint that costs nothing, to
+    /// measure a client's own ceiling. <see cref="Upstream"/> is not used.
+    /// </summary>
+    public bool Instant { get; init; }
+
     /// <summary>Seed of the random draws (faults, jitter), so a run can be repeated; none draws a fresh one.</summary>
     public int? Seed { get; init; }
 

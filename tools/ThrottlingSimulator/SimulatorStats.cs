@@ -2,7 +2,7 @@ namespace Loader.ThrottlingSimulator;
 
 /// <summary>The counters at one moment; served as camelCase JSON by <c>GET /_simulator/stats</c>.</summary>
 /// <param name="Requests">Batches received.</param>
-/// <param name="Forwarded">Batches sent on to the upstream service.</param>
+/// <param name="Forwarded">Batches sent on to the upstream service (in instant mode: answered with success).</param>
 /// <param name="Throttled">429 answers sent.</param>
 /// <param name="Faults503">503 ServerBusy answers injected.</param>
 /// <param name="Faults500">500 OperationTimedOut answers injected.</param>

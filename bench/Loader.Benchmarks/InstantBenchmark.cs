@@ -1,0 +1,147 @@
+using Loader.ThrottlingSimulator;
+using static System.FormattableString;
+
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// The client's own ceiling: the whole loader as its own process against an instant Table endpoint (the throttling
+/// simulator in instant mode, in this process: every batch answered with success at once, no service behind it), so
+/// what limits the speed is the loader's CPU. This build (Tables adapter on Azure.Data.Tables) is measured beside
+/// another build given by <c>--baseline-loader</c> (the hand-written REST client of commit 491e8a8), in turns, on the
+/// same input; rows/s come from each report, CPU per row from the loader process's user and system time.
+/// </summary>
+public sealed class InstantBenchmark(BenchSettings settings, TextWriter output)
+{
+    public const string Command = "instant";
+    public const string SdkName = "SDK adapter (this build)";
+    public const string BaselineName = "REST client (--baseline-loader)";
+
+    private const double RowsPerSecondTarget = 100_000;
+
+    public async Task<int> RunAsync(CancellationToken cancellationToken)
+    {
+        var bench = await BenchRun.StartAsync(
+            Command, Invariant($"# Instant Table endpoint: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, --parallel {settings.Parallel}, {settings.Repeat} runs of each loader"),
+            settings, output, cancellationToken);
+        output.WriteLine($"- baseline loader: {settings.BaselineLoader ?? "none given (--baseline-loader): this build alone"}");
+        output.WriteLine($"- loader output and reports: {bench.Folder}");
+        output.WriteLine();
+
+        await using var endpoint = await SimulatorHost.StartAsync(new SimulatorOptions { Instant = true, RuPerSecond = 0, Port = 0 }, cancellationToken);
+        var connectionString = "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
+            + $"AccountKey={Worker.Tests.Infrastructure.AzuriteProcess.DevelopmentAccountKey};TableEndpoint={endpoint.TableEndpoint().AbsoluteUri.TrimEnd('/')}";
+
+        output.WriteLine("## Runs");
+        var loaders = settings.BaselineLoader is { } baseline ? new[] { (BaselineName, (string?)baseline), (SdkName, null) } : [(SdkName, null)];
+        var samples = new List<InstantSample>();
+        for (var repeat = 1; repeat <= settings.Repeat; repeat++)
+        {
+            // Turn about, so a machine that gets busier during the run favours neither.
+            foreach (var (name, dll) in repeat % 2 == 1 ? loaders : loaders.Reverse())
+            {
+                samples.Add(await MeasureAsync(name, dll, repeat, endpoint, connectionString, bench, cancellationToken));
+            }
+        }
+
+        output.WriteLine();
+        var valid = samples.All(sample => sample.Problem is null);
+        var sdk = samples.Where(sample => sample.Loader == SdkName).ToList();
+        var targets = new[] { new TargetCheck("SDK adapter rows/s (median)", Math.Round(Statistics.Median(sdk.Select(s => s.RowsPerSecond))), RowsPerSecondTarget, AtLeast: true) };
+        Print(samples, targets, valid);
+
+        bench.Finish(loadAverage => new InstantResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, targets, valid, loadAverage));
+        return BenchExitCodes.Of(valid, targets);
+    }
+
+    private async Task<InstantSample> MeasureAsync(
+        string name, string? dll, int repeat, SimulatorHost endpoint, string connectionString, BenchRun bench, CancellationToken cancellationToken)
+    {
+        endpoint.Reset();
+        var reportPath = Path.Combine(bench.Folder, Invariant($"{(dll is null ? "sdk" : "rest")}-{repeat}.json"));
+        var endpointCpu = new CpuMeter(Environment.ProcessId);
+        var run = await LoaderProcess.RunAsync(
+            LoaderArguments.For(bench.Csv, settings, reportPath, connectionString), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken, dll);
+        var endpointCores = endpointCpu.CoresUsed();
+        var stats = endpoint.Stats.Snapshot();
+        var rows = run.Report?.RowsWritten ?? 0;
+        var problem = run.Problem(settings.Rows)
+            ?? (stats.OperationsForwarded != settings.Rows ? Invariant($"the endpoint counted {stats.OperationsForwarded:N0} entities of {settings.Rows:N0}") : null);
+        var sample = new InstantSample(
+            name, repeat, rows, run.Report?.ElapsedSeconds ?? run.WallSeconds, stats.Forwarded, run.CpuSeconds, run.CoresUsed, endpointCores,
+            run.Report?.PeakMemoryMiB, run.CommandLine, problem);
+        output.WriteLine($"- {name}, run {repeat}: `{run.CommandLine}`" + (problem is null ? "" : " -- INVALID: " + problem));
+        return sample;
+    }
+
+    private void Print(IReadOnlyList<InstantSample> samples, IReadOnlyList<TargetCheck> targets, bool valid)
+    {
+        output.WriteLine("## Results");
+        var table = new MarkdownTable("loader", "run", "rows", "seconds", "rows/s", "CPU µs/row", "loader cores", "endpoint cores", "batches", "rows/batch", "peak MiB");
+        foreach (var s in samples)
+        {
+            table.Add(s.Loader, Invariant($"{s.Repeat}"), Format.Number(s.Rows), Format.Number(s.Seconds, 2), Format.Number(s.RowsPerSecond),
+                Format.Number(s.CpuMicrosecondsPerRow, 2), Format.Number(s.LoaderCores, 2), Format.Number(s.EndpointCores, 2), Format.Number(s.Batches),
+                Format.Number(s.Batches > 0 ? (double)s.Rows / s.Batches : null, 1), Format.Number(s.PeakMiB, 0));
+        }
+
+        table.Write(output);
+
+        var medians = new MarkdownTable("loader", "rows/s (median)", "CPU µs/row (median)");
+        foreach (var group in samples.GroupBy(s => s.Loader))
+        {
+            medians.Add(group.Key, Format.Number(Statistics.Median(group.Select(s => s.RowsPerSecond))),
+                Format.Number(Statistics.Median(group.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN)), 2));
+        }
+
+        medians.Write(output);
+        var sdk = samples.Where(s => s.Loader == SdkName).ToList();
+        var rest = samples.Where(s => s.Loader == BaselineName).ToList();
+        if (rest.Count > 0)
+        {
+            var speed = Statistics.Median(sdk.Select(s => s.RowsPerSecond)) / Statistics.Median(rest.Select(s => s.RowsPerSecond));
+            var cpu = Statistics.Median(sdk.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN)) / Statistics.Median(rest.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN));
+            output.WriteLine(Invariant($"SDK / REST: rows/s {speed:N2}, CPU per row {cpu:N2}"));
+            output.WriteLine();
+        }
+
+        var checks = new MarkdownTable("target", "value", "target", "result");
+        foreach (var target in targets)
+        {
+            checks.Add(target.Name, Format.Number(target.Value), target.Target, valid ? target.Result : "INVALID");
+        }
+
+        checks.Write(output);
+    }
+}
+
+/// <summary>One loader run against the instant endpoint.</summary>
+/// <param name="Loader">Which build: <see cref="InstantBenchmark.SdkName"/> or <see cref="InstantBenchmark.BaselineName"/>.</param>
+/// <param name="Repeat">The turn, from 1.</param>
+/// <param name="Rows">Rows the report says were written.</param>
+/// <param name="Seconds">The report's elapsed seconds: the load proper, .NET start-up left out.</param>
+/// <param name="Batches">Batches the endpoint answered.</param>
+/// <param name="CpuSeconds">User and system CPU of the whole loader process, start-up included.</param>
+/// <param name="LoaderCores">Cores the loader process kept busy over its whole life.</param>
+/// <param name="EndpointCores">Cores the benchmark process (the endpoint) kept busy meanwhile.</param>
+/// <param name="PeakMiB">The report's peak resident memory.</param>
+/// <param name="CommandLine">The loader's command line, as run.</param>
+/// <param name="Problem">Why the run cannot be trusted, or null.</param>
+public sealed record InstantSample(
+    string Loader, int Repeat, long Rows, double Seconds, long Batches, double? CpuSeconds, double? LoaderCores, double? EndpointCores,
+    double? PeakMiB, string CommandLine, string? Problem)
+{
+    public double RowsPerSecond => Seconds > 0 ? Math.Round(Rows / Seconds) : 0;
+
+    public double? CpuMicrosecondsPerRow => CpuSeconds is { } cpu && Rows > 0 ? Math.Round(cpu * 1e6 / Rows, 2) : null;
+}
+
+public sealed record InstantResults(
+    DateTimeOffset StartedAt,
+    MachineFacts Machine,
+    BenchSettings Settings,
+    string CommandLine,
+    string DataCommandLine,
+    IReadOnlyList<InstantSample> Runs,
+    IReadOnlyList<TargetCheck> Targets,
+    bool Valid,
+    string LoadAverageAtEnd);
