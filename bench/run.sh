@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds Release and runs the benchmarks with their defaults: ingest (the loader against its baselines on
-# Azurite), dryrun (the loader's CSV path alone), concurrency (Adaptive against Fixed on a long skewed load), then
-# throttle (the loader against an RU budget). Leading
+# Azurite), dryrun (the loader's CSV path alone), concurrency (Adaptive against Fixed on a long skewed load),
+# throttle (the loader against an RU budget), then instant (the loader's own ceiling against an endpoint that
+# answers at once, beside the REST-client loader of 491e8a8); blobread (the read-ahead blob stream against the
+# SDK's OpenRead) runs when named. Leading
 # command names pick some of them; the arguments after them go to each, e.g.
 #   bench/run.sh --repeat 3        bench/run.sh --rows 30000 --per-row-rows 3000        bench/run.sh throttle
 # Exit code: the worst of them (0 targets met, 1 a target missed, 2 bad arguments, 3 a measurement invalid).
@@ -9,11 +11,28 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 commands=()
-while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle)$ ]]; do
+while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread)$ ]]; do
   commands+=("$1")
   shift
 done
-(( ${#commands[@]} > 0 )) || commands=(ingest dryrun concurrency throttle)
+(( ${#commands[@]} > 0 )) || commands=(ingest dryrun concurrency throttle instant)
+
+# instant measures this build beside the loader with the hand-written REST client (the last commit before the SDKs),
+# built once from that commit's files (git archive: no worktree to clean up) unless --baseline-loader names one.
+baseline_commit=491e8a8
+baseline_args=()
+if [[ " ${commands[*]} " == *" instant "* && " $* " != *" --baseline-loader "* ]]; then
+  baseline_dir=${TMPDIR:-/tmp}/bulk-loader-baseline-$baseline_commit
+  baseline_dll=$baseline_dir/src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll
+  if [[ ! -f $baseline_dll ]]; then
+    echo "Building the baseline loader of $baseline_commit in $baseline_dir..." >&2
+    rm -rf "$baseline_dir" && mkdir -p "$baseline_dir" \
+      && git archive "$baseline_commit" | tar -x -C "$baseline_dir" \
+      && dotnet build "$baseline_dir/src/Loader.Worker" -c Release -nologo >"$baseline_dir/build.log" 2>&1 \
+      || { echo "the baseline loader did not build (see $baseline_dir/build.log)" >&2; exit 3; }
+  fi
+  baseline_args=(--baseline-loader "$baseline_dll")
+fi
 
 scripts/ensure-tools.sh || exit 3
 
@@ -23,7 +42,9 @@ dotnet build bench/Loader.Benchmarks -c Release -nologo >bench/results/build.log
 
 status=0
 for command in "${commands[@]}"; do
-  dotnet bench/Loader.Benchmarks/bin/Release/net10.0/Loader.Benchmarks.dll "$command" "$@"
+  extra=()
+  [[ $command == instant ]] && extra=("${baseline_args[@]}")
+  dotnet bench/Loader.Benchmarks/bin/Release/net10.0/Loader.Benchmarks.dll "$command" "$@" "${extra[@]}"
   code=$?
   [[ $code -eq 130 ]] && exit 130 # interrupted: do not start the next one
   (( code > status )) && status=$code
