@@ -1,0 +1,54 @@
+using Loader.Abstractions;
+using Loader.Worker.Backends.Tables;
+using static Loader.Worker.Tests.Simulator.SimulatorBatches;
+
+namespace Loader.Worker.Tests.Backends.Tables;
+
+/// <summary>
+/// The sizes the adapter gives entities (<see cref="TablesAdapter.Inspect"/>) bound what the SDK really sends, so a
+/// batch the batcher closes under the 4 MiB limit is under it on the wire. The request bodies are caught before they leave.
+/// </summary>
+public sealed class TablesAdapterPayloadTests
+{
+    private static readonly TablesAdapter s_sizer = new(
+        new Azure.Data.Tables.TableClient($"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={Infrastructure.AzuriteProcess.DevelopmentAccountKey};TableEndpoint=http://127.0.0.1:10002/devstoreaccount1", "flights"), createTable: false, TimeProvider.System);
+
+    public static TheoryData<string, string, string> Shapes => new()
+    {
+        { "plain", "LAX", "2024-1-1-AA-{0}" },
+        { "escaped", "O'Brien \"quoted\" & <tags>", "r'{0}'%20+" },
+        { "non-ASCII", "Zürich 東京", "ключ-{0}-€" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Shapes))]
+    public void A_full_batch_on_the_wire_is_no_larger_than_its_entities_sizes(string shape, string partitionKey, string rowKeyFormat)
+    {
+        foreach (var mode in Enum.GetValues<WriteMode>())
+        {
+            var entities = Enumerable.Range(0, 100).Select(i => Row(partitionKey, string.Format(System.Globalization.CultureInfo.InvariantCulture, rowKeyFormat, i), i, shape)).ToArray();
+            var estimated = entities.Sum(entity => (long)entity.PayloadBytes);
+
+            var body = Body(new EntityBatch(partitionKey, entities, mode), "http://127.0.0.1:10002/devstoreaccount1", "flights");
+
+            Assert.True(body.Length <= estimated, $"{shape}, {mode}: {body.Length:N0} bytes sent, {estimated:N0} estimated");
+            // The estimate is an upper bound, not a wild one: batches are not cut much smaller than they could be.
+            Assert.True(estimated <= body.Length * 3, $"{shape}, {mode}: {body.Length:N0} bytes sent, {estimated:N0} estimated");
+        }
+    }
+
+    private static LoadEntity Row(string partitionKey, string rowKey, int i, string shape)
+    {
+        var text = shape == "non-ASCII" ? "Ünïcödé ✈ текст" : shape == "escaped" ? "a \"quoted\" <b>&</b> \\ back" : "plain text";
+        EntityProperty[] properties =
+        [
+            EntityProperty.FromInt32("year", 2024), EntityProperty.FromInt32("flight", i), EntityProperty.FromBoolean("cancelled", i % 2 == 0),
+            EntityProperty.FromInt64("big", long.MaxValue - i), EntityProperty.FromDouble("m1", i / 3.0), EntityProperty.FromDouble("m2", -1e300),
+            EntityProperty.FromDateTime("when", new DateTime(2024, 5, 6, 7, 8, 9, DateTimeKind.Utc)), EntityProperty.FromGuid("id", Guid.NewGuid()),
+            EntityProperty.FromString("note", text), EntityProperty.FromString("carrier", "AA"),
+        ];
+        var inspection = s_sizer.Inspect(partitionKey, rowKey, properties);
+        Assert.True(inspection.IsValid, inspection.Violation);
+        return new LoadEntity(partitionKey, rowKey, properties, new RowOrigin(i + 1, i + 2), inspection.PayloadBytes);
+    }
+}
