@@ -203,7 +203,7 @@ public sealed class ProxyEndpointTests(AzuriteFixture azurite) : IAsyncDisposabl
         var result = await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity("p", "1", 10)), _cancellation);
 
         Assert.Equal((BatchStatus.Transient, 0), (result.Status, result.StatusCode));
-        Assert.StartsWith("no response from the service", result.Error, StringComparison.Ordinal);
+        Assert.StartsWith("no answer from the service", result.Error, StringComparison.Ordinal);
         Assert.Empty(await azurite.ReadTableAsync(table, _cancellation));
         Assert.Equal((1, 1, 0), (simulator.Stats.Snapshot().Requests, simulator.Stats.Snapshot().Dropped, simulator.Stats.Snapshot().Forwarded));
     }

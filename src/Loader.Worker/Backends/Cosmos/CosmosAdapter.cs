@@ -76,7 +76,7 @@ public sealed class CosmosAdapter : IBackendAdapter
             {
                 Status = BatchStatus.Transient,
                 Latency = _timeProvider.GetElapsedTime(started),
-                Error = $"no response from the service: {exception.GetBaseException().Message}",
+                Error = $"no answer from the service: {exception.GetBaseException().Message}",
             };
         }
     }

@@ -40,8 +40,9 @@ public static class TableClientFactory
         // The SDK's network timeout is set past the loader's attempt timeout on purpose: the loader's limit is the one
         // that cancels a slow request (and reports it as the loader's timeout, counted and retried the same way
         // whatever the service); the SDK's only backs it up, e.g. for a body that stalls after the call returned.
-        // Left at the SDK's default of 100 s it would cut requests short under AttemptTimeout settings above 100 s.
-        WithHeadersPolicy(StoragePipelineDefaults.Apply(new TableClientOptions(), maxConnections, maxRetries: 0, attemptTimeout + TimeSpan.FromSeconds(10)));
+        // Left at the SDK's default of 100 s it would cut requests short under AttemptTimeout settings above 100 s; at
+        // the same value as AttemptTimeout the two raced. Should it fire anyway, the adapter reports it as no answer.
+        WithHeadersPolicy(StoragePipelineDefaults.Apply(new TableClientOptions(), maxConnections, maxRetries: 0, attemptTimeout + TimeSpan.FromSeconds(30)));
 
     private static TableClientOptions WithHeadersPolicy(TableClientOptions options)
     {

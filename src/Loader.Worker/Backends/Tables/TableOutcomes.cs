@@ -61,7 +61,7 @@ internal static class TableOutcomes
     {
         Status = BatchStatus.Transient,
         Latency = latency,
-        Error = $"no response from the service: {Root(exception).Message}",
+        Error = Dispatch.Resilience.NoAnswer.Describe(exception),
     };
 
     /// <summary>429 (Cosmos DB for Table), 503 Server Busy and 500 Operation Timeout (Azure Storage).</summary>
@@ -73,9 +73,6 @@ internal static class TableOutcomes
         var what = string.IsNullOrEmpty(code) ? status.ToString(CultureInfo.InvariantCulture) : $"{status} {code}";
         return string.IsNullOrEmpty(message) ? what : $"{what}: {message}";
     }
-
-    private static Exception Root(Exception exception) =>
-        exception is AggregateException { InnerExceptions.Count: 1 } aggregate ? Root(aggregate.InnerExceptions[0]) : exception.GetBaseException();
 
     /// <summary>
     /// The service's code and the first line of its message from the OData error body (the SDK's exception message

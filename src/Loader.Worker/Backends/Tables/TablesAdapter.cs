@@ -1,7 +1,7 @@
-using System.Net.Sockets;
 using Azure;
 using Azure.Data.Tables;
 using Loader.Abstractions;
+using Loader.Worker.Dispatch.Resilience;
 
 namespace Loader.Worker.Backends.Tables;
 
@@ -72,25 +72,19 @@ public sealed class TablesAdapter : IBackendAdapter
         {
             return TableOutcomes.Refused(exception, headers.Value, batch, _timeProvider.GetElapsedTime(started));
         }
-        catch (Exception exception) when (!cancellationToken.IsCancellationRequested && IsNoAnswer(exception, headers.Value is not null))
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken) || IsUnreadableAnswer(exception, headers.Value is not null, cancellationToken))
         {
             return TableOutcomes.NoAnswer(exception, _timeProvider.GetElapsedTime(started));
         }
     }
 
     /// <summary>
-    /// Failures with no usable answer from the service, which a later attempt may not meet: Azure.Core reports a
-    /// connection refused, reset or unresolved as status 0, its network timeout as a cancellation the caller did not
-    /// ask for, and a body cut short as an I/O error; an answer that arrived but could not be read as a multipart
-    /// response (truncated, or a proxy's page) surfaces from the SDK's parser.
+    /// Besides what <see cref="NoAnswer"/> knows (refused, reset, unresolved, the SDK's network timeout, a body cut
+    /// short): an answer that arrived but that the SDK's multipart parser could not read (truncated inside a part, or
+    /// a proxy's page with a success status). Either way nothing usable came back, and a later attempt may fare better.
     /// </summary>
-    private static bool IsNoAnswer(Exception exception, bool answered) => exception switch
-    {
-        RequestFailedException => true,
-        OperationCanceledException or TimeoutException or IOException or HttpRequestException or SocketException => true,
-        InvalidOperationException or FormatException or InvalidDataException when answered => true,
-        _ => false,
-    };
+    private static bool IsUnreadableAnswer(Exception exception, bool answered, CancellationToken cancellationToken) =>
+        answered && !cancellationToken.IsCancellationRequested && exception is InvalidOperationException or FormatException or InvalidDataException;
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 }

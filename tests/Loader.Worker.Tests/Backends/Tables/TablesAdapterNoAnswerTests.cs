@@ -41,7 +41,7 @@ public sealed class TablesAdapterNoAnswerTests
         var outcome = await Adapter($"http://127.0.0.1:{AzuriteProcess.FreePort()}/devstoreaccount1").WriteBatchAsync(Batch(), _cancellation);
 
         Assert.Equal((BatchStatus.Transient, 0), (outcome.Status, outcome.StatusCode));
-        Assert.StartsWith("no response from the service", outcome.Error, StringComparison.Ordinal);
+        Assert.StartsWith("no answer from the service", outcome.Error, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -60,7 +60,7 @@ public sealed class TablesAdapterNoAnswerTests
         var outcome = await Adapter(server.Endpoint, networkTimeout: TimeSpan.FromMilliseconds(500)).WriteBatchAsync(Batch(), _cancellation);
 
         Assert.Equal(BatchStatus.Transient, outcome.Status);
-        Assert.StartsWith("no response from the service", outcome.Error, StringComparison.Ordinal);
+        Assert.StartsWith("no answer from the service", outcome.Error, StringComparison.Ordinal);
     }
 
     [Fact]
