@@ -83,6 +83,11 @@ public sealed partial class BatchWriter(
         using (slot = await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
             taken = await controls.Pacer.WaitAsync(rows, cancellationToken).ConfigureAwait(false);
+
+            // Recorded before the request leaves, not after its answer: a request cut off by a stop (or any request
+            // left without an answer) may still have been applied, and a resumed Insert load must then take a
+            // conflict on these rows for its own earlier write, not reject them.
+            watermark.Sent(work.HighestRecord);
             statistics.BatchStarted();
             try
             {
@@ -94,7 +99,6 @@ public sealed partial class BatchWriter(
             }
         }
 
-        watermark.Sent(work.HighestRecord);
         statistics.Attempt(outcome);
         var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
         controls.Limiter.Observe(new AttemptObservation(outcome, rows, slot.InFlightAtStart, serviceWide));

@@ -63,6 +63,30 @@ public sealed class BatchWriterTests : IDisposable
         _ => new TimeoutException("The operation has timed out."),
     };
 
+    [Fact]
+    public async Task A_batch_cut_off_by_a_stop_counts_as_sent_because_the_service_may_have_applied_it()
+    {
+        var reached = new TaskCompletionSource();
+        var adapter = new ScriptedAdapter(async (_, token) =>
+        {
+            reached.SetResult();
+            await Task.Delay(Timeout.Infinite, token);
+            throw new InvalidOperationException("unreachable");
+        });
+        var batch = Batch(5);
+        _watermark.Open(batch.FirstRecord);
+        _watermark.Batched(5);
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+
+        var writing = Writer(adapter).WriteAsync(batch, stop.Token);
+        await reached.Task;
+        await stop.CancelAsync();
+        await writing;
+
+        Assert.Equal(5, _watermark.HighestSent);
+        Assert.Equal(5, _statistics.Snapshot().RowsFailed);
+    }
+
     [Theory]
     [MemberData(nameof(NoAnswerShapes))]
     public async Task A_request_that_ends_without_an_answer_is_retried_and_its_rows_land(string shape)
