@@ -74,8 +74,8 @@ public sealed class BatchWriterTests : IDisposable
             throw new InvalidOperationException("unreachable");
         });
         var batch = Batch(5);
-        _watermark.Open(batch.FirstRecord);
-        _watermark.Batched(5);
+        _watermark.Pending([.. batch.Records]);
+        _watermark.Batched(5, 6);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
 
         var writing = Writer(adapter).WriteAsync(batch, stop.Token);
