@@ -1,28 +1,57 @@
+using Loader.Worker.Outputs;
 using Microsoft.Extensions.Logging;
+using Polly;
 
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>
 /// Writes the load's checkpoint every interval while it runs; the final one is written by the pipeline when the load
 /// ends. <paramref name="beforeWrite"/> stores what the checkpoint counts as settled first (the rejects), so a crash
-/// between the two never leaves a checkpoint past rejects that were not kept.
+/// between the two never leaves a checkpoint past rejects that were not kept. A write that fails is retried; when
+/// none has landed for <see cref="LostAfter"/>, the load has lost the crash safety it was configured with, and
+/// <see cref="Lost"/> fires so it stops rather than run on without it.
 /// </summary>
 public sealed partial class CheckpointWriter(
     ICheckpointStore store,
     ResumePoint resume,
     RecordWatermark watermark,
     Func<CancellationToken, Task> beforeWrite,
+    TimeSpan interval,
     TimeProvider timeProvider,
-    ILogger<CheckpointWriter> logger)
+    ILogger<CheckpointWriter> logger) : IDisposable
 {
-    public async Task RunAsync(TimeSpan interval, CancellationToken cancellationToken)
+    private readonly CancellationTokenSource _lost = new();
+    private readonly ResiliencePipeline _retry = OutputWriteRetry.Create(timeProvider);
+    private readonly long _started = timeProvider.GetTimestamp();
+    private long _lastWritten;
+    private string? _lastFailure;
+
+    /// <summary>How long checkpoints may fail before the load stops: three intervals, at least ten seconds.</summary>
+    public TimeSpan LostAfter { get; } = TimeSpan.FromTicks(Math.Max(3 * interval.Ticks, TimeSpan.FromSeconds(10).Ticks));
+
+    /// <summary>Fires when no checkpoint has been written for <see cref="LostAfter"/>.</summary>
+    public CancellationToken Lost => _lost.Token;
+
+    /// <summary>Why the last write failed, when it did.</summary>
+    public string? LastFailure => Volatile.Read(ref _lastFailure);
+
+    /// <summary>How long ago the last checkpoint was written; null before the first.</summary>
+    public TimeSpan? SinceLastWritten => Interlocked.Read(ref _lastWritten) is var at and > 0 ? timeProvider.GetElapsedTime(at) : null;
+
+    public async Task RunAsync(CancellationToken cancellationToken)
     {
         using var timer = new PeriodicTimer(interval, timeProvider);
         try
         {
             while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
             {
-                await WriteAsync(completed: false, cancellationToken).ConfigureAwait(false);
+                if (!await WriteAsync(completed: false, cancellationToken).ConfigureAwait(false)
+                    && timeProvider.GetElapsedTime(Math.Max(Interlocked.Read(ref _lastWritten), _started)) > LostAfter)
+                {
+                    LogLost(LostAfter.TotalSeconds, LastFailure ?? "");
+                    await _lost.CancelAsync().ConfigureAwait(false);
+                    return;
+                }
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -31,7 +60,27 @@ public sealed partial class CheckpointWriter(
         }
     }
 
-    public async Task WriteAsync(bool completed, CancellationToken cancellationToken)
+    /// <summary>Writes a checkpoint of where the load stands, retrying a failed write; false when it could not.</summary>
+    public async Task<bool> WriteAsync(bool completed, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _retry.ExecuteAsync(
+                static async (state, token) => await state.Writer.WriteOnceAsync(state.Completed, token).ConfigureAwait(false),
+                (Writer: this, Completed: completed),
+                cancellationToken).ConfigureAwait(false);
+            Interlocked.Exchange(ref _lastWritten, timeProvider.GetTimestamp());
+            return true;
+        }
+        catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
+        {
+            Volatile.Write(ref _lastFailure, Pipeline.BackendErrors.Describe(exception));
+            LogNotWritten(LastFailure!);
+            return false;
+        }
+    }
+
+    private async Task WriteOnceAsync(bool completed, CancellationToken cancellationToken)
     {
         // Read before the rejects are stored: everything this checkpoint counts as settled is then in them.
         var position = watermark.Snapshot();
@@ -47,18 +96,15 @@ public sealed partial class CheckpointWriter(
             Input = resume.Input,
             Settings = resume.Settings,
         };
-        try
-        {
-            await beforeWrite(cancellationToken).ConfigureAwait(false);
-            await store.WriteAsync(checkpoint, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or Azure.RequestFailedException or Azure.Identity.AuthenticationFailedException)
-        {
-            // A missed checkpoint costs rewriting some rows after a crash, not the load.
-            LogNotWritten(Pipeline.BackendErrors.Describe(exception));
-        }
+        await beforeWrite(cancellationToken).ConfigureAwait(false);
+        await store.WriteAsync(checkpoint, cancellationToken).ConfigureAwait(false);
     }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "The checkpoint could not be written: {Reason}")]
+    public void Dispose() => _lost.Dispose();
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "The checkpoint could not be written, even after retries: {Reason}")]
     private partial void LogNotWritten(string reason);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "No checkpoint could be written for {Seconds} s ({Reason}): the load stops, as it no longer has the crash safety Loader:CheckpointPath asks for")]
+    private partial void LogLost(double seconds, string reason);
 }

@@ -18,11 +18,14 @@ public static class CommandLineAliases
         ["--checkpoint"] = "Loader:CheckpointPath",
         ["--max-rejects"] = "Loader:MaxRejects",
         ["--dry-run"] = "Loader:DryRun",
+        ["--check"] = "Loader:Check",
         ["--delimiter"] = "Loader:Csv:Delimiter",
         ["--culture"] = "Loader:Csv:Culture",
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",
     };
+
+    private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--dry-run", "--Loader:DryRun", "--check", "--Loader:Check" };
 
     /// <summary>The file named by <c>--settings</c>, if any.</summary>
     public static string? SettingsFile(string[] args)
@@ -50,8 +53,7 @@ public static class CommandLineAliases
         for (var i = 0; i < args.Length; i++)
         {
             var arg = args[i];
-            var isBareFlag = arg.Equals("--dry-run", StringComparison.OrdinalIgnoreCase)
-                || arg.Equals("--Loader:DryRun", StringComparison.OrdinalIgnoreCase);
+            var isBareFlag = s_flags.Contains(arg);
             var nextIsValue = i + 1 < args.Length && !args[i + 1].StartsWith('-');
             normalized.Add(isBareFlag && !nextIsValue ? arg + "=true" : arg);
         }

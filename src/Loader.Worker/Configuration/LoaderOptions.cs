@@ -69,6 +69,12 @@ public sealed class LoaderOptions
     /// <summary>Read, map, validate and batch the whole input without writing anything.</summary>
     public bool DryRun { get; set; }
 
+    /// <summary>
+    /// Check instead of load (<c>--check</c>): the input (readable, header fits the settings), the target (reachable,
+    /// credentials, table or container, write permission proven with a probe entity) and every output (writable), then exit.
+    /// </summary>
+    public bool Check { get; set; }
+
     /// <summary>Rows that may be rejected before the load stops; 0 allows none.</summary>
     public long MaxRejects { get; set; } = 1000;
 

@@ -21,6 +21,20 @@ public static class ExitCodes
     /// <summary>The load was stopped (SIGTERM, Ctrl-C) before the end of the input.</summary>
     public const int Stopped = 5;
 
+    /// <summary>
+    /// An output could not be written: checkpoints kept failing, so the load stopped rather than run on without the crash
+    /// safety it was configured with; or the load ended but its report, rejects or final checkpoint could not be stored.
+    /// </summary>
+    public const int OutputFailed = 6;
+
     /// <summary>An unexpected error; the message and the report say what.</summary>
     public const int InternalError = 10;
+
+    /// <summary>The exit code a failed preflight check means.</summary>
+    public static int Of(Outputs.PreflightFailure failure) => failure switch
+    {
+        Outputs.PreflightFailure.None => Success,
+        Outputs.PreflightFailure.InvalidSetting => InvalidConfiguration,
+        _ => Unavailable,
+    };
 }

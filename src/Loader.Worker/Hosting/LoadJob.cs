@@ -1,3 +1,4 @@
+using System.Globalization;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
@@ -30,6 +31,14 @@ public sealed partial class LoadJob(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var settings = options.Value;
+        if (settings.Check)
+        {
+            ExitCode = await CheckAsync(stoppingToken).ConfigureAwait(false);
+            Environment.ExitCode = ExitCode.Value;
+            lifetime.StopApplication();
+            return;
+        }
+
         using var abort = new CancellationTokenSource(Timeout.InfiniteTimeSpan, timeProvider);
         var onStop = stoppingToken.Register(() =>
         {
@@ -56,30 +65,69 @@ public sealed partial class LoadJob(
         // stopping token before this method returns, is no stop request (it used to log one now and then).
         await onStop.DisposeAsync().ConfigureAwait(false);
 
-        Report = report;
-        await PublishAsync(report, settings).ConfigureAwait(false);
-        ExitCode = report.ExitCode;
-        Environment.ExitCode = report.ExitCode;
+        Report = await PublishAsync(report, settings).ConfigureAwait(false);
+        ExitCode = Report.ExitCode;
+        Environment.ExitCode = Report.ExitCode;
         lifetime.StopApplication();
     }
 
-    private async Task PublishAsync(LoadReport report, LoaderOptions settings)
+    /// <summary>
+    /// Writes the report where the settings say, retrying as any output. A report that cannot be written is never a
+    /// silent success: the load's exit code becomes <see cref="ExitCodes.OutputFailed"/> (unless it already failed),
+    /// and the report goes to standard output instead, so the run's numbers are not lost with it.
+    /// </summary>
+    private async Task<LoadReport> PublishAsync(LoadReport report, LoaderOptions settings)
     {
         if (!string.IsNullOrWhiteSpace(settings.ReportPath))
         {
             try
             {
-                await ReportWriter.WriteAsync(report, outputs.For(settings.ReportPath)!, CancellationToken.None).ConfigureAwait(false);
+                await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
+                    async token => await ReportWriter.WriteAsync(report, outputs.For(settings.ReportPath)!, token).ConfigureAwait(false),
+                    CancellationToken.None).ConfigureAwait(false);
             }
-            catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException
-                or Azure.RequestFailedException or Azure.Identity.AuthenticationFailedException)
+            catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception) || exception is FormatException or InvalidOperationException)
             {
-                LogReportNotWritten(OutputFiles.Display(settings.ReportPath)!, BackendErrors.Describe(exception));
+                var where = OutputFiles.Display(settings.ReportPath)!;
+                LogReportNotWritten(where, BackendErrors.Describe(exception));
+                if (report.ExitCode == ExitCodes.Success)
+                {
+                    report = report with
+                    {
+                        Outcome = "OutputFailed",
+                        ExitCode = ExitCodes.OutputFailed,
+                        Message = $"the report could not be written to {where} ({BackendErrors.Describe(exception)}); it follows on standard output",
+                    };
+                }
+
+                await summaryOutput.Out.WriteLineAsync(System.Text.Json.JsonSerializer.Serialize(report, ReportWriter.JsonOptions)).ConfigureAwait(false);
             }
         }
 
         LogFinished(report.Outcome, report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed, report.ElapsedSeconds, report.ExitCode);
         await summaryOutput.WriteAsync(SummaryWriter.Format(report), timeProvider).ConfigureAwait(false);
+        return report;
+    }
+
+    /// <summary><c>--check</c>: prints one line per check and exits 0 when all pass, 2 when a setting cannot be right, 3 otherwise.</summary>
+    private async Task<int> CheckAsync(CancellationToken cancellationToken)
+    {
+        var clock = timeProvider.GetTimestamp();
+        var checks = await pipeline.CheckAsync(cancellationToken).ConfigureAwait(false);
+        var failed = checks.Where(check => !check.Ok).ToList();
+        var text = new System.Text.StringBuilder();
+        foreach (var check in checks)
+        {
+            text.AppendLine(check.ToString());
+        }
+
+        text.Append(failed.Count == 0
+            ? string.Create(CultureInfo.InvariantCulture, $"Ready to load: {checks.Count} checks passed in {timeProvider.GetElapsedTime(clock).TotalSeconds:0.0} s.")
+            : string.Create(CultureInfo.InvariantCulture, $"Not ready: {failed.Count} of {checks.Count} checks failed."));
+        await summaryOutput.WriteAsync(text.ToString(), timeProvider).ConfigureAwait(false);
+        return failed.Count == 0 ? ExitCodes.Success
+            : failed.Any(check => check.Failure == PreflightFailure.InvalidSetting) ? ExitCodes.InvalidConfiguration
+            : ExitCodes.Unavailable;
     }
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Stop requested: reading stopped; batches in flight get {GraceSeconds} s to finish")]
@@ -88,7 +136,7 @@ public sealed partial class LoadJob(
     [LoggerMessage(Level = LogLevel.Critical, Message = "The load failed unexpectedly")]
     private partial void LogUnexpected(Exception exception);
 
-    [LoggerMessage(Level = LogLevel.Error, Message = "The report could not be written to {ReportPath}: {Reason}")]
+    [LoggerMessage(Level = LogLevel.Error, Message = "The report could not be written to {ReportPath}, even after retries: {Reason}; it follows on standard output")]
     private partial void LogReportNotWritten(string reportPath, string reason);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Load {Outcome}: {RowsRead} read, {RowsWritten} written, {RowsRejected} rejected, {RowsSuperseded} superseded, {RowsFailed} failed in {ElapsedSeconds} s; exit code {ExitCode}")]

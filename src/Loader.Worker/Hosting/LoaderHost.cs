@@ -74,6 +74,7 @@ public static class LoaderHost
             BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, provider.GetRequiredService<TimeProvider>()));
         services.AddSingleton(provider => new BlobClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
         services.AddSingleton<OutputFiles>();
+        services.AddSingleton<OutputPreflight>();
         services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();

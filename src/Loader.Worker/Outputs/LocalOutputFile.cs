@@ -8,6 +8,31 @@ public sealed class LocalOutputFile(string path) : OutputFile
     public override async Task<BinaryData?> ReadAsync(CancellationToken cancellationToken) =>
         File.Exists(path) ? new BinaryData(await File.ReadAllBytesAsync(path, cancellationToken).ConfigureAwait(false)) : null;
 
+    public override async Task<string?> ProveWritableAsync(CancellationToken cancellationToken)
+    {
+        var fullPath = Path.GetFullPath(path);
+        if (Directory.Exists(fullPath))
+        {
+            throw new OutputNotWritableException($"'{path}' is a folder; the setting names a file");
+        }
+
+        var directory = Path.GetDirectoryName(fullPath)!;
+        var created = !Directory.Exists(directory);
+        var probe = Path.Combine(directory, $".{Path.GetFileName(fullPath)}.probe-{Guid.NewGuid():N}");
+        try
+        {
+            Directory.CreateDirectory(directory);
+            await File.WriteAllBytesAsync(probe, [], cancellationToken).ConfigureAwait(false);
+            File.Delete(probe);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            throw new OutputNotWritableException($"cannot write in '{directory}': {exception.Message}", exception);
+        }
+
+        return created ? $"folder '{directory}' created" : null;
+    }
+
     public override async Task WriteAsync(BinaryData content, string contentType, CancellationToken cancellationToken)
     {
         var directory = Path.GetDirectoryName(Path.GetFullPath(path));

@@ -16,5 +16,12 @@ public abstract class OutputFile
     /// <summary>Replaces its content.</summary>
     public abstract Task WriteAsync(BinaryData content, string contentType, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Proves a write would land, before the load starts rather than after it: writes and deletes a small probe beside
+    /// the output, creating the folder or container first when it is missing and the credential may. Returns what it
+    /// had to do (null: nothing); throws <see cref="OutputNotWritableException"/> saying why it cannot write.
+    /// </summary>
+    public abstract Task<string?> ProveWritableAsync(CancellationToken cancellationToken);
+
     public override string ToString() => Display;
 }

@@ -30,6 +30,7 @@ public sealed partial class LoadPipeline(
     IBackendAdapter backend,
     InputOpener inputs,
     OutputFiles outputs,
+    OutputPreflight preflight,
     LoadStatistics statistics,
     ILoggerFactory loggerFactory,
     TimeProvider timeProvider)
@@ -56,6 +57,65 @@ public sealed partial class LoadPipeline(
         }
     }
 
+    /// <summary>
+    /// <c>--check</c>: what a load would need, checked without loading. Every output proven writable; the input opened
+    /// and its header fitted to the settings; the target reached, its credentials accepted, its table or container
+    /// ready, and a probe entity written and deleted. All are checked, whatever fails first.
+    /// </summary>
+    public async Task<IReadOnlyList<PreflightCheck>> CheckAsync(CancellationToken cancellationToken)
+    {
+        var settings = options.Value;
+        var checks = new List<PreflightCheck>(await preflight.CheckAsync(settings, cancellationToken).ConfigureAwait(false));
+        var inputDisplay = OutputFiles.Display(settings.Input) ?? "";
+        checks.Add(await CheckStepAsync("Loader:Input", inputDisplay, async () =>
+        {
+            var source = await inputs.OpenAsync(settings.Input, cancellationToken).ConfigureAwait(false);
+            await using var input = source.Open(settings.Blob.ReadBlockSize);
+            using var reader = OpenReader(input, settings);
+            CreatePlan(reader.Header, settings);
+            return $"readable; its header of {reader.Header.Count} columns fits the key templates and column types";
+        }).ConfigureAwait(false));
+
+        var target = $"{backend.Name} {Target(settings)}";
+        if (settings.DryRun)
+        {
+            checks.Add(PreflightCheck.Passed("Loader:Backend", target, "not checked: a dry run connects to nothing"));
+            return checks;
+        }
+
+        checks.Add(await CheckStepAsync("Loader:Backend", target, async () =>
+        {
+            await PrepareBackendAsync(settings, cancellationToken).ConfigureAwait(false);
+            if (backend is not IWriteProbe probe)
+            {
+                return "reachable, credentials accepted, target ready; write permission not checked for this backend";
+            }
+
+            try
+            {
+                return $"reachable, credentials accepted, target ready; may write: {await probe.ProbeWriteAsync(cancellationToken).ConfigureAwait(false)}";
+            }
+            catch (Exception exception) when (exception is not OperationCanceledException)
+            {
+                throw new LoadAbortedException(ExitCodes.Unavailable, $"reachable, but a probe entity could not be written: {BackendErrors.Describe(exception)}", exception);
+            }
+        }).ConfigureAwait(false));
+        return checks;
+    }
+
+    private static async Task<PreflightCheck> CheckStepAsync(string setting, string location, Func<Task<string>> step)
+    {
+        try
+        {
+            return PreflightCheck.Passed(setting, location, await step().ConfigureAwait(false));
+        }
+        catch (LoadAbortedException exception)
+        {
+            var failure = exception.ExitCode == ExitCodes.InvalidConfiguration ? PreflightFailure.InvalidSetting : PreflightFailure.Refused;
+            return PreflightCheck.Failed(setting, location, exception.Message, failure);
+        }
+    }
+
     /// <summary>What the report needs to know about how the run began.</summary>
     private sealed class RunState
     {
@@ -67,6 +127,7 @@ public sealed partial class LoadPipeline(
 
     private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
     {
+        await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
         var source = await inputs.OpenAsync(settings.Input, abort).ConfigureAwait(false);
         await using var input = source.Open(settings.Blob.ReadBlockSize);
         using var reader = OpenReader(input, settings);
@@ -85,7 +146,10 @@ public sealed partial class LoadPipeline(
             _ => (long?)null,
         };
         using var rejects = await OpenRejectsAsync(settings, keepRejectsUpToLine, source.Lines, abort).ConfigureAwait(false);
-        using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded);
+        using var checkpointWriter = checkpoints is null || resume is null
+            ? null
+            : new CheckpointWriter(checkpoints, resume, watermark, rejects.FlushAsync, settings.CheckpointInterval, timeProvider, loggerFactory.CreateLogger<CheckpointWriter>());
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded, checkpointWriter?.Lost ?? CancellationToken.None);
         // Few chunks in between: rows waiting here are rows the garbage collector must copy.
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
@@ -100,11 +164,8 @@ public sealed partial class LoadPipeline(
         statistics.Start();
         using var backgroundStop = new CancellationTokenSource();
         var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>())
-            .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), backgroundStop.Token);
-        var checkpointWriter = checkpoints is null || resume is null
-            ? null
-            : new CheckpointWriter(checkpoints, resume, watermark, rejects.FlushAsync, timeProvider, loggerFactory.CreateLogger<CheckpointWriter>());
-        var checkpointing = checkpointWriter?.RunAsync(settings.CheckpointInterval, backgroundStop.Token) ?? Task.CompletedTask;
+            .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), checkpointWriter is null ? null : () => checkpointWriter.SinceLastWritten, backgroundStop.Token);
+        var checkpointing = checkpointWriter?.RunAsync(backgroundStop.Token) ?? Task.CompletedTask;
         (string, int, string?) conclusion;
         try
         {
@@ -117,16 +178,18 @@ public sealed partial class LoadPipeline(
         {
             await backgroundStop.CancelAsync().ConfigureAwait(false);
             await Task.WhenAll(progress, checkpointing).ConfigureAwait(false);
-            conclusion = Conclude(readStage, rejects, stopReading);
+            conclusion = Conclude(readStage, rejects, checkpointWriter, stopReading);
             run.LinesRead = reader.LinesRead;
-            if (checkpointWriter is not null)
+
+            // The rejects first: they are stored before the checkpoint that counts them as settled.
+            var stored = checkpointWriter is not null
+                ? await checkpointWriter.WriteAsync(completed: conclusion.Item2 == ExitCodes.Success, CancellationToken.None).ConfigureAwait(false)
+                : await PublishRejectsAsync(rejects).ConfigureAwait(false);
+            if (!stored && conclusion.Item2 == ExitCodes.Success)
             {
-                // Writes the rejects first: they are stored before the checkpoint that counts them as settled.
-                await checkpointWriter.WriteAsync(completed: conclusion.Item2 == ExitCodes.Success, CancellationToken.None).ConfigureAwait(false);
-            }
-            else
-            {
-                await PublishRejectsAsync(rejects).ConfigureAwait(false);
+                // A load that cannot keep its outputs has not succeeded, however well its rows went.
+                var what = checkpointWriter is not null ? $"the final checkpoint could not be written to {OutputFiles.Display(settings.CheckpointPath)} ({checkpointWriter.LastFailure})" : "the rejects could not be stored";
+                conclusion = ("OutputFailed", ExitCodes.OutputFailed, $"every row was settled, but {what}");
             }
         }
 
@@ -184,15 +247,29 @@ public sealed partial class LoadPipeline(
         }
     }
 
-    private async Task PublishRejectsAsync(RejectSink rejects)
+    /// <summary>Stores the rejects at the end of a load that keeps no checkpoint (which would store them itself); false when it could not.</summary>
+    private async Task<bool> PublishRejectsAsync(RejectSink rejects)
     {
         try
         {
-            await rejects.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+            await OutputWriteRetry.Create(timeProvider).ExecuteAsync(static async (sink, token) => await sink.FlushAsync(token).ConfigureAwait(false), rejects, CancellationToken.None)
+                .ConfigureAwait(false);
+            return true;
         }
-        catch (Exception exception) when (exception is RequestFailedException or AuthenticationFailedException or IOException)
+        catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
         {
             LogRejectsNotPublished(BackendErrors.Describe(exception));
+            return false;
+        }
+    }
+
+    /// <summary>Every configured output proven writable, before the first row is read (see <see cref="OutputPreflight"/>).</summary>
+    private async Task EnsureOutputsWritableAsync(LoaderOptions settings, CancellationToken cancellationToken)
+    {
+        var checks = await preflight.CheckAsync(settings, cancellationToken).ConfigureAwait(false);
+        if (checks.FirstOrDefault(check => !check.Ok) is { } failed)
+        {
+            throw new LoadAbortedException(ExitCodes.Of(failed.Failure), $"{failed.Setting}: cannot write '{failed.Location}': {failed.Detail}. Nothing was loaded.");
         }
     }
 
@@ -250,9 +327,15 @@ public sealed partial class LoadPipeline(
         return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window };
     }
 
-    private (string, int, string?) Conclude(ReadStage readStage, RejectSink rejects, CancellationToken stopReading)
+    private (string, int, string?) Conclude(ReadStage readStage, RejectSink rejects, CheckpointWriter? checkpoints, CancellationToken stopReading)
     {
         var counts = statistics.Snapshot();
+        if (checkpoints is { Lost.IsCancellationRequested: true } && !readStage.ReachedEnd)
+        {
+            return ("CheckpointLost", ExitCodes.OutputFailed, string.Create(CultureInfo.InvariantCulture,
+                $"no checkpoint could be written for {checkpoints.LostAfter.TotalSeconds:0} s ({checkpoints.LastFailure}): the load stopped after {counts.RowsRead:N0} rows rather than run on without the crash safety Loader:CheckpointPath asks for; fix the checkpoint's location and run again to resume"));
+        }
+
         if (readStage.InputFailure is CsvHelper.CsvFormatException unreadable)
         {
             // The input itself, not the storage it sits on: a record the parser cannot read past (the guard against

@@ -10,8 +10,11 @@ namespace Loader.Worker.Backends.Tables;
 /// Table Storage, Azurite or Cosmos DB for Table. One attempt per call: the client's retries are off
 /// (<see cref="TableClientFactory.Options"/>), and whatever the service answered comes back as a <see cref="BatchOutcome"/>.
 /// </summary>
-public sealed class TablesAdapter : IBackendAdapter
+public sealed class TablesAdapter : IBackendAdapter, IWriteProbe
 {
+    /// <summary>The partition of the probe entity <see cref="ProbeWriteAsync"/> writes: apart from any load's rows.</summary>
+    public const string ProbePartitionKey = "loader-check";
+
     private readonly TableClient _client;
     private readonly bool _createTable;
     private readonly TimeProvider _timeProvider;
@@ -51,6 +54,14 @@ public sealed class TablesAdapter : IBackendAdapter
                 break;
             }
         }
+    }
+
+    public async Task<string> ProbeWriteAsync(CancellationToken cancellationToken)
+    {
+        var probe = new TableEntity(ProbePartitionKey, Guid.NewGuid().ToString("N")) { ["probe"] = true };
+        await _client.UpsertEntityAsync(probe, TableUpdateMode.Replace, cancellationToken).ConfigureAwait(false);
+        await _client.DeleteEntityAsync(probe.PartitionKey, probe.RowKey, ETag.All, cancellationToken).ConfigureAwait(false);
+        return $"an entity written and deleted again in partition '{ProbePartitionKey}'";
     }
 
     public string? CheckPropertyName(string name) => TableEntityRules.CheckPropertyName(name);
