@@ -32,6 +32,9 @@ public sealed record Checkpoint
 
     public required DateTimeOffset UpdatedAt { get; init; }
 
+    /// <summary>Set when the load stopped at a damaged compressed part: a restart accepts the input with that part replaced.</summary>
+    public InputDamage? Damage { get; init; }
+
     public required InputIdentity Input { get; init; }
 
     /// <summary>The settings that decide what is written where, by key.</summary>
@@ -40,3 +43,12 @@ public sealed record Checkpoint
 
 /// <summary>What identifies an input without reading it whole: its name, size and a fingerprint (see <see cref="Inputs.InputSource.Identify"/>).</summary>
 public sealed record InputIdentity(string Name, long Length, string Fingerprint);
+
+/// <summary>
+/// Where a load found its input damaged (a compressed part cut short or corrupt) and stopped.
+/// </summary>
+/// <param name="Part">The part, as the input names it.</param>
+/// <param name="Offset">The compressed byte at or before which the damage lies.</param>
+/// <param name="Reason">What was found, as the load reported it.</param>
+/// <param name="Rest">What identifies the rest of the input (<see cref="Inputs.InputSource.IdentifyAllBut"/>): it must not change.</param>
+public sealed record InputDamage(string Part, long Offset, string Reason, string Rest);

@@ -61,13 +61,16 @@ public sealed partial class CheckpointWriter(
     }
 
     /// <summary>Writes a checkpoint of where the load stands, retrying a failed write; false when it could not.</summary>
-    public async Task<bool> WriteAsync(bool completed, CancellationToken cancellationToken)
+    /// <param name="completed">Whether the load reached the end of its input with nothing failed.</param>
+    /// <param name="cancellationToken">Cancels storing it.</param>
+    /// <param name="damage">Where the input was found damaged, when that stopped the load.</param>
+    public async Task<bool> WriteAsync(bool completed, CancellationToken cancellationToken, InputDamage? damage = null)
     {
         try
         {
             await _retry.ExecuteAsync(
-                static async (state, token) => await state.Writer.WriteOnceAsync(state.Completed, token).ConfigureAwait(false),
-                (Writer: this, Completed: completed),
+                static async (state, token) => await state.Writer.WriteOnceAsync(state.Completed, state.Damage, token).ConfigureAwait(false),
+                (Writer: this, Completed: completed, Damage: damage),
                 cancellationToken).ConfigureAwait(false);
             Interlocked.Exchange(ref _lastWritten, timeProvider.GetTimestamp());
             return true;
@@ -80,7 +83,7 @@ public sealed partial class CheckpointWriter(
         }
     }
 
-    private async Task WriteOnceAsync(bool completed, CancellationToken cancellationToken)
+    private async Task WriteOnceAsync(bool completed, InputDamage? damage, CancellationToken cancellationToken)
     {
         // Read before the rejects are stored: everything this checkpoint counts as settled is then in them.
         var position = watermark.Snapshot();
@@ -95,6 +98,7 @@ public sealed partial class CheckpointWriter(
             UpdatedAt = timeProvider.GetUtcNow(),
             Input = resume.Input,
             Settings = resume.Settings,
+            Damage = damage,
         };
         await beforeWrite(cancellationToken).ConfigureAwait(false);
         await store.WriteAsync(checkpoint, cancellationToken).ConfigureAwait(false);

@@ -21,6 +21,7 @@ public static class CommandLineAliases
         ["--check"] = "Loader:Check",
         ["--delimiter"] = "Loader:Csv:Delimiter",
         ["--culture"] = "Loader:Csv:Culture",
+        ["--compression"] = "Loader:Csv:Compression",
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",
     };

@@ -3,6 +3,12 @@ namespace Loader.Worker.Configuration;
 /// <summary>How the input is parsed (<c>Loader:Csv</c>).</summary>
 public sealed class CsvOptions
 {
+    /// <summary>
+    /// How the input is compressed: <see cref="InputCompression.Auto"/> (a blob's Content-Encoding, else the extension),
+    /// <see cref="InputCompression.None"/>, or one codec for every file.
+    /// </summary>
+    public InputCompression Compression { get; set; } = InputCompression.Auto;
+
     /// <summary>Field delimiter; <c>\t</c> for tab.</summary>
     public string Delimiter { get; set; } = ",";
 

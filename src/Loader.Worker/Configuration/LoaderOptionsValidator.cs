@@ -150,6 +150,7 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
         Defined(failures, "Loader:WriteMode", options.WriteMode);
         Defined(failures, "Loader:Concurrency", options.Concurrency);
         Defined(failures, "Loader:LogFormat", options.LogFormat);
+        Defined(failures, "Loader:Csv:Compression", options.Csv.Compression);
         Defined(failures, "Loader:Cosmos:Mode", options.Cosmos.Mode);
         Defined(failures, "Loader:Cosmos:ConnectionMode", options.Cosmos.ConnectionMode);
         Defined(failures, "Loader:Telemetry:AzureMonitorAuthentication", options.Telemetry.AzureMonitorAuthentication);

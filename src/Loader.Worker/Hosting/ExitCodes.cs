@@ -27,6 +27,12 @@ public static class ExitCodes
     /// </summary>
     public const int OutputFailed = 6;
 
+    /// <summary>
+    /// A compressed file of the input is truncated or damaged: the load stopped there (the message names the file and
+    /// the byte). What came before it was written and the checkpoint says so: replace the file and run again to resume.
+    /// </summary>
+    public const int InputDamaged = 7;
+
     /// <summary>An unexpected error; the message and the report say what.</summary>
     public const int InternalError = 10;
 

@@ -2,11 +2,12 @@ namespace Loader.Worker.Inputs;
 
 /// <summary>
 /// Reads the parts of an input one after another as one CSV: the first whole, later ones without their header line
-/// (checked beforehand to be the same), with a line break added after a part that does not end in one. Counts line
+/// (checked beforehand to be the same), with a line break added after a part that does not end in one. Each part is
+/// decompressed on its own when it is compressed, so plain and compressed parts mix. Counts line
 /// breaks as they pass, so <see cref="InputLineMap"/> knows which line each part starts at. Forward-only; one part
 /// is open at a time.
 /// </summary>
-internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines) : Stream
+internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines, InputProgress? progress = null) : Stream
 {
     private Stream? _current;
     private int _next;
@@ -78,7 +79,7 @@ internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bu
         }
 
         var part = parts[_next];
-        _current = part.Open(bufferSize);
+        _current = part.Open(bufferSize, progress);
         if (_next == 0)
         {
             lines.PartStarts(part.Name, firstLine: 1, ownLine: 1);

@@ -1,6 +1,8 @@
 using Azure;
 using Azure.Storage.Blobs;
+using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Storage.Blobs;
 using Microsoft.Extensions.Logging;
@@ -8,19 +10,28 @@ using Microsoft.Extensions.Logging;
 namespace Loader.Worker.Inputs;
 
 /// <summary>
-/// Finds what <c>Loader:Input</c> names — a local file, one blob, or every blob under a prefix in name order — and
-/// checks, before anything is written, that the parts of a several-part input share one header.
+/// Finds what <c>Loader:Input</c> names — a local file, one blob, or every blob under a prefix in name order — decides
+/// how each part is compressed (<see cref="CompressionChoice"/>), and checks, before anything is written, that the parts
+/// of a several-part input share one header.
 /// </summary>
 public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOpener> logger)
 {
     private const int HeaderProbeBytes = 64 * 1024;
     private const int HeaderChecksInParallel = 8;
 
-    public async Task<InputSource> OpenAsync(string input, CancellationToken cancellationToken)
+    // What a compressed part fetches to find its header: a small first block, not a whole read-ahead block per part.
+    private const int CompressedProbeBytes = 64 * 1024;
+
+    /// <param name="input">The <c>Loader:Input</c> setting.</param>
+    /// <param name="compression">The <c>Loader:Csv:Compression</c> setting.</param>
+    /// <param name="cancellationToken">Cancels finding and checking the input.</param>
+    public async Task<InputSource> OpenAsync(string input, InputCompression compression, CancellationToken cancellationToken)
     {
         if (!BlobClientFactory.IsUrl(input))
         {
-            return OpenFile(input);
+            var file = OpenFile(input, compression);
+            LogCompressed(file);
+            return file;
         }
 
         if (!BlobAddress.TryParse(input, out var address, out var error))
@@ -31,10 +42,13 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         try
         {
             var container = blobs.For(address);
-            var parts = address.IsPrefix ? await ListAsync(container, address, cancellationToken).ConfigureAwait(false) : [await OneAsync(container, address, cancellationToken).ConfigureAwait(false)];
+            var parts = address.IsPrefix
+                ? await ListAsync(container, address, compression, cancellationToken).ConfigureAwait(false)
+                : [await OneAsync(container, address, compression, cancellationToken).ConfigureAwait(false)];
             var source = new InputSource(address.Display, parts);
             await CheckHeadersAsync(source, cancellationToken).ConfigureAwait(false);
             LogFound(parts.Count, address.Display, source.Length);
+            LogCompressed(source);
             return source;
         }
         catch (InvalidOperationException exception)
@@ -47,11 +61,11 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
     }
 
-    private static InputSource OpenFile(string path)
+    private static InputSource OpenFile(string path, InputCompression compression)
     {
         try
         {
-            return new InputSource(path, [new LocalFilePart(path, new FileInfo(path).Length)]);
+            return new InputSource(path, [new LocalFilePart(path, new FileInfo(path).Length) { Compression = CompressionChoice.For(compression, path) }]);
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
@@ -59,13 +73,13 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
     }
 
-    private static async Task<BlobPart> OneAsync(BlobContainerClient container, BlobAddress address, CancellationToken cancellationToken)
+    private static async Task<BlobPart> OneAsync(BlobContainerClient container, BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
     {
         var client = container.GetBlobClient(address.Path);
+        Azure.Storage.Blobs.Models.BlobProperties properties;
         try
         {
-            var properties = (await client.GetPropertiesAsync(cancellationToken: cancellationToken).ConfigureAwait(false)).Value;
-            return new BlobPart(client, InputBlob.Of(address.Path, properties.ContentLength, properties.ETag));
+            properties = (await client.GetPropertiesAsync(cancellationToken: cancellationToken).ConfigureAwait(false)).Value;
         }
         catch (RequestFailedException exception) when (exception.Status == 404)
         {
@@ -75,9 +89,14 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         {
             throw BlobErrors.Failure(exception, $"reading the properties of blob '{address.Display}'");
         }
+
+        return new BlobPart(client, InputBlob.Of(address.Path, properties.ContentLength, properties.ETag))
+        {
+            Compression = CompressionChoice.For(compression, address.Path, properties.ContentEncoding),
+        };
     }
 
-    private async Task<List<InputPart>> ListAsync(BlobContainerClient container, BlobAddress address, CancellationToken cancellationToken)
+    private async Task<List<InputPart>> ListAsync(BlobContainerClient container, BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
     {
         var parts = new List<InputPart>();
         try
@@ -91,7 +110,10 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
                     continue;
                 }
 
-                parts.Add(new BlobPart(container.GetBlobClient(blob.Name), InputBlob.Of(blob.Name, length, blob.Properties.ETag ?? default)));
+                parts.Add(new BlobPart(container.GetBlobClient(blob.Name), InputBlob.Of(blob.Name, length, blob.Properties.ETag ?? default))
+                {
+                    Compression = CompressionChoice.For(compression, blob.Name, blob.Properties.ContentEncoding),
+                });
             }
         }
         catch (RequestFailedException exception)
@@ -113,6 +135,18 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
             return;
         }
 
+        try
+        {
+            await CompareHeadersAsync(source, cancellationToken).ConfigureAwait(false);
+        }
+        catch (DamagedInputException exception)
+        {
+            throw new LoadAbortedException(ExitCodes.InputDamaged, $"Loader:Input: {exception.Message}", exception);
+        }
+    }
+
+    private static async Task CompareHeadersAsync(InputSource source, CancellationToken cancellationToken)
+    {
         var first = source.Parts[0];
         var expected = await FirstLineAsync(first, cancellationToken).ConfigureAwait(false);
         var problems = new System.Collections.Concurrent.ConcurrentBag<(int Index, string Problem)>();
@@ -138,13 +172,15 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
 
     private static async Task<byte[]> FirstLineAsync(InputPart part, CancellationToken cancellationToken)
     {
-        var buffer = new byte[(int)Math.Min(HeaderProbeBytes, part.Length)];
-        await using (var stream = part.Open(buffer.Length))
+        // A compressed part's text is longer than its size says.
+        var buffer = new byte[part.Compression == InputCompression.None ? (int)Math.Min(HeaderProbeBytes, part.Length) : HeaderProbeBytes];
+        int read;
+        await using (var stream = part.Open(part.Compression == InputCompression.None ? buffer.Length : CompressedProbeBytes))
         {
-            await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, cancellationToken).ConfigureAwait(false);
+            read = await stream.ReadAtLeastAsync(buffer, buffer.Length, throwOnEndOfStream: false, cancellationToken).ConfigureAwait(false);
         }
 
-        var line = buffer.AsSpan();
+        var line = buffer.AsSpan(0, read);
         var end = line.IndexOf((byte)'\n');
         line = end < 0 ? line : line[..end];
         line = line.StartsWith("\uFEFF"u8) ? line[3..] : line;
@@ -159,6 +195,17 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Input: {Parts} blob(s) at {Input}, {Bytes:N0} bytes, read as one CSV in name order")]
     private partial void LogFound(int parts, string input, long bytes);
+
+    private void LogCompressed(InputSource source)
+    {
+        foreach (var part in source.CompressedParts)
+        {
+            LogDecompressing(part.Name, part.Compression, part.Length);
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Input: {Name} is {Compression}-compressed ({Bytes:N0} bytes), decompressed as it is read; progress counts its compressed bytes")]
+    private partial void LogDecompressing(string name, InputCompression compression, long bytes);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Input: skipped empty blob {Name}")]
     private partial void LogEmptySkipped(string name);

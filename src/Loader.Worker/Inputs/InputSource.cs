@@ -14,6 +14,7 @@ public sealed class InputSource
         Display = display;
         Parts = parts;
         Lines = new InputLineMap { HasSeveralParts = parts.Count > 1 };
+        Progress = new InputProgress(Length);
     }
 
     /// <summary>How logs and the report name the input: a path, or a URL without its signature.</summary>
@@ -24,10 +25,18 @@ public sealed class InputSource
     /// <summary>Which part and line a line of the combined input is, filled as it is read.</summary>
     public InputLineMap Lines { get; }
 
+    /// <summary>The input's size as stored (compressed parts by their compressed size).</summary>
     public long Length => Parts.Sum(part => part.Length);
 
-    /// <summary>Opens the input as one stream; <paramref name="bufferSize"/> is how much a part fetches at a time.</summary>
-    public Stream Open(int bufferSize) => Parts.Count == 1 ? Parts[0].Open(bufferSize) : new CombinedPartsStream(Parts, bufferSize, Lines);
+    /// <summary>How much of the input has been read, in bytes as stored.</summary>
+    public InputProgress Progress { get; }
+
+    /// <summary>The parts that are compressed: a resume reads them again from their start, since they cannot seek.</summary>
+    public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != Configuration.InputCompression.None);
+
+    /// <summary>Opens the input as one stream of CSV text, each part decompressed on its own; <paramref name="bufferSize"/> is how much a part fetches at a time.</summary>
+    public Stream Open(int bufferSize) =>
+        Parts.Count == 1 ? Parts[0].Open(bufferSize, Progress) : new CombinedPartsStream(Parts, bufferSize, Lines, Progress);
 
     /// <summary>
     /// What ties a checkpoint to this input. Parts with versions (blob ETags) are identified by them: any rewrite
@@ -45,13 +54,25 @@ public sealed class InputSource
             return new InputIdentity(file.Name, file.Length, $"sha256 head {Hash(head)} tail {Hash(tail)}");
         }
 
+        return new InputIdentity(Display, Length, $"{Parts.Count} parts, sha256 of names, sizes and versions {HashOfParts(Parts)}");
+    }
+
+    /// <summary>
+    /// What identifies the input but the part <paramref name="damaged"/>: the other parts' names, sizes and versions, and
+    /// that part's name. A load stopped by a damaged part resumes on the same input with that one part replaced.
+    /// </summary>
+    public string IdentifyAllBut(string damaged) =>
+        $"sha256 of the other parts' names, sizes and versions {HashOfParts(Parts.Where(part => part.Name != damaged))}, and '{damaged}'";
+
+    private static string HashOfParts(IEnumerable<InputPart> parts)
+    {
         var versions = new StringBuilder();
-        foreach (var part in Parts)
+        foreach (var part in parts)
         {
             versions.Append(part.Name).Append('\n').Append(part.Length).Append('\n').Append(part.Version).Append('\n');
         }
 
-        return new InputIdentity(Display, Length, $"{Parts.Count} parts, sha256 of names, sizes and versions {Hash(Encoding.UTF8.GetBytes(versions.ToString()))}");
+        return Hash(Encoding.UTF8.GetBytes(versions.ToString()));
     }
 
     private static byte[] Sample(Stream stream, long offset, int count)

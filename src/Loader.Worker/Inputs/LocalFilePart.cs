@@ -5,6 +5,6 @@ public sealed record LocalFilePart(string Path, long Length) : InputPart(System.
 {
     public override string? Version => null;
 
-    public override Stream Open(int bufferSize) =>
+    protected override Stream OpenStored(int bufferSize) =>
         new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
 }

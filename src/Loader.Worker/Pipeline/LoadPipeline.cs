@@ -11,6 +11,7 @@ using Loader.Worker.Dispatch;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
+using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Mapping;
 using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
@@ -69,7 +70,7 @@ public sealed partial class LoadPipeline(
         var inputDisplay = OutputFiles.Display(settings.Input) ?? "";
         checks.Add(await CheckStepAsync("Loader:Input", inputDisplay, async () =>
         {
-            var source = await inputs.OpenAsync(settings.Input, cancellationToken).ConfigureAwait(false);
+            var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
             await using var input = source.Open(settings.Blob.ReadBlockSize);
             using var reader = OpenReader(input, settings);
             CreatePlan(reader.Header, settings);
@@ -128,7 +129,7 @@ public sealed partial class LoadPipeline(
     private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
     {
         await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
-        var source = await inputs.OpenAsync(settings.Input, abort).ConfigureAwait(false);
+        var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, abort).ConfigureAwait(false);
         await using var input = source.Open(settings.Blob.ReadBlockSize);
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);
@@ -163,7 +164,7 @@ public sealed partial class LoadPipeline(
         LogStarting(settings.DryRun ? "Dry run" : "Load", source.Display, backend.Name, settings.WriteMode, settings.MaxParallelBatches);
         statistics.Start();
         using var backgroundStop = new CancellationTokenSource();
-        var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>())
+        var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>(), source.Progress)
             .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), checkpointWriter is null ? null : () => checkpointWriter.SinceLastWritten, backgroundStop.Token);
         var checkpointing = checkpointWriter?.RunAsync(backgroundStop.Token) ?? Task.CompletedTask;
         (string, int, string?) conclusion;
@@ -183,7 +184,7 @@ public sealed partial class LoadPipeline(
 
             // The rejects first: they are stored before the checkpoint that counts them as settled.
             var stored = checkpointWriter is not null
-                ? await checkpointWriter.WriteAsync(completed: conclusion.Item2 == ExitCodes.Success, CancellationToken.None).ConfigureAwait(false)
+                ? await checkpointWriter.WriteAsync(completed: conclusion.Item2 == ExitCodes.Success, CancellationToken.None, DamageOf(readStage, source)).ConfigureAwait(false)
                 : await PublishRejectsAsync(rejects).ConfigureAwait(false);
             if (!stored && conclusion.Item2 == ExitCodes.Success)
             {
@@ -195,6 +196,12 @@ public sealed partial class LoadPipeline(
 
         return conclusion;
     }
+
+    /// <summary>Where the input was found damaged, when that stopped reading; the checkpoint keeps it so a restart accepts the repaired file.</summary>
+    private static InputDamage? DamageOf(ReadStage readStage, InputSource source) =>
+        readStage.InputFailure is DamagedInputException damaged
+            ? new InputDamage(damaged.Part, damaged.Offset, damaged.Message, source.IdentifyAllBut(damaged.Part))
+            : null;
 
     private CheckpointStore? CheckpointStoreFor(LoaderOptions settings) =>
         settings.DryRun || OutputFor("Loader:CheckpointPath", settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
@@ -314,17 +321,56 @@ public sealed partial class LoadPipeline(
 
         if (LoadIdentity.Mismatch(checkpoint, input, identity) is { } mismatch)
         {
-            throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
-                $"Loader:CheckpointPath '{checkpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
+            if (!IsRepairOf(checkpoint, source, input, identity))
+            {
+                throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
+                    $"Loader:CheckpointPath '{checkpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
+            }
+
+            LogResumingRepaired(checkpoint.Damage!.Part, checkpoint.Damage.Offset, checkpointPath);
         }
 
         var skip = checkpoint.NextRecord - 1;
-        var skipped = reader.Skip(skip);
+        if (skip > 0 && source.CompressedParts.Any())
+        {
+            var compressed = string.Join(", ", source.CompressedParts.Select(part => part.Name));
+            LogRereadingCompressed(skip, compressed);
+        }
+
+        var skipped = SkipSettled(reader, skip);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);
         var window = checkpoint.ReadUpTo >= checkpoint.NextRecord ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending) : null;
         var resend = window?.Pending.Sum(range => range[1] - range[0] + 1) ?? 0;
         LogResuming(skipped, checkpoint.NextRecord, window?.ReadUpTo ?? skipped, resend, checkpointPath);
         return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window };
+    }
+
+    /// <summary>
+    /// Whether the checkpoint was written by a load that stopped at a damaged compressed part, and this input is the same
+    /// but for that part (replaced, as a repaired or downloaded-again file is), under the same settings.
+    /// </summary>
+    private static bool IsRepairOf(Checkpoint checkpoint, InputSource source, InputIdentity input, IReadOnlyDictionary<string, string> identity) =>
+        checkpoint.Damage is { } damage
+        && checkpoint.Input.Name == input.Name
+        && source.Parts.Any(part => part.Name == damage.Part)
+        && source.IdentifyAllBut(damage.Part) == damage.Rest
+        && LoadIdentity.Mismatch(checkpoint with { Input = input }, input, identity) is null;
+
+    /// <summary>Reads past the records an earlier run settled; a compressed part damaged before them stops the load here too.</summary>
+    private static long SkipSettled(CsvRecordReader reader, long records)
+    {
+        try
+        {
+            return reader.Skip(records);
+        }
+        catch (DamagedInputException exception)
+        {
+            throw new LoadAbortedException(ExitCodes.InputDamaged, $"Input: {exception.Message}", exception);
+        }
+        catch (IOException exception)
+        {
+            throw new LoadAbortedException(ExitCodes.Unavailable, $"Input: reading past the records the checkpoint shows settled failed: {exception.Message}", exception);
+        }
     }
 
     private (string, int, string?) Conclude(ReadStage readStage, RejectSink rejects, CheckpointWriter? checkpoints, CancellationToken stopReading)
@@ -334,6 +380,15 @@ public sealed partial class LoadPipeline(
         {
             return ("CheckpointLost", ExitCodes.OutputFailed, string.Create(CultureInfo.InvariantCulture,
                 $"no checkpoint could be written for {checkpoints.LostAfter.TotalSeconds:0} s ({checkpoints.LastFailure}): the load stopped after {counts.RowsRead:N0} rows rather than run on without the crash safety Loader:CheckpointPath asks for; fix the checkpoint's location and run again to resume"));
+        }
+
+        if (readStage.InputFailure is DamagedInputException damaged)
+        {
+            var resume = string.IsNullOrWhiteSpace(options.Value.CheckpointPath) || options.Value.DryRun
+                ? "set Loader:CheckpointPath to resume after the rows already written next time"
+                : "the checkpoint records them: replace the file and run again with the same checkpoint to resume after them";
+            return ("Failed", ExitCodes.InputDamaged, string.Create(CultureInfo.InvariantCulture,
+                $"the input is damaged, reading stopped after {counts.RowsRead:N0} rows, which were loaded: {damaged.Message} {char.ToUpperInvariant(resume[0])}{resume[1..]}."));
         }
 
         if (readStage.InputFailure is CsvHelper.CsvFormatException unreadable)
@@ -373,6 +428,10 @@ public sealed partial class LoadPipeline(
         catch (CsvHeaderException exception)
         {
             throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Input header: {exception.Message}", exception);
+        }
+        catch (DamagedInputException exception)
+        {
+            throw new LoadAbortedException(ExitCodes.InputDamaged, $"Input: {exception.Message}", exception);
         }
     }
 
@@ -513,6 +572,12 @@ public sealed partial class LoadPipeline(
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Resuming from the checkpoint at {CheckpointPath}: {Skipped:N0} records were done, reading from record {NextRecord:N0}; of those up to record {ReadUpTo:N0}, the {Resend:N0} still in batches at the checkpoint are sent again")]
     private partial void LogResuming(long skipped, long nextRecord, long readUpTo, long resend, string checkpointPath);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "The input is compressed ({Parts}) and cannot seek: it is decompressed again from its start and the {Records:N0} records the checkpoint shows settled are read and skipped, not sent")]
+    private partial void LogRereadingCompressed(long records, string parts);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "The checkpoint at {CheckpointPath} was written when {Part} was found damaged at byte {Offset:N0}; that file has changed since, as a repaired one does, and the rest of the input has not: resuming after the records the earlier run settled")]
+    private partial void LogResumingRepaired(string part, long offset, string checkpointPath);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "The checkpoint at {CheckpointPath} records a completed load: this is a new load from the top")]
     private partial void LogPreviousCompleted(string checkpointPath);

@@ -1,9 +1,13 @@
+using Loader.Worker.Inputs;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Reporting;
 
-/// <summary>Logs a progress line every interval while a load runs.</summary>
-public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProvider timeProvider, ILogger<ProgressReporter> logger)
+/// <summary>
+/// Logs a progress line every interval while a load runs: rows, and how much of the input is read with the time the
+/// rest takes at the pace so far, in bytes as stored (compressed bytes of a compressed input).
+/// </summary>
+public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProvider timeProvider, ILogger<ProgressReporter> logger, InputProgress? input = null)
 {
     /// <summary>Logs a line and keeps a timeline sample every interval.</summary>
     /// <param name="interval">How often.</param>
@@ -24,6 +28,14 @@ public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProv
                 var (concurrency, paced) = pace();
                 var checkpoint = CheckpointAge(sinceCheckpoint);
                 LogProgress(now.RowsRead, now.RowsWritten, rate, now.RowsRejected, now.RowsFailed, now.RowsRead - now.RowsSettled, now.InFlight, concurrency, now.Throttled, checkpoint);
+                if (input is not null)
+                {
+                    var left = input.Remaining(now.Elapsed) is { } remaining ? remaining.ToString(@"hh\:mm\:ss", System.Globalization.CultureInfo.InvariantCulture) : "unknown";
+                    var percent = Math.Round(input.Fraction * 100, 1);
+                    var bytesRead = input.BytesRead;
+                    LogInput(percent, bytesRead, input.Length, left);
+                }
+
                 statistics.AddSample(Sample(now, concurrency, paced));
                 previous = now;
             }
@@ -44,4 +56,7 @@ public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProv
     [LoggerMessage(Level = LogLevel.Information,
         Message = "Progress: {RowsRead:N0} rows read, {RowsWritten:N0} written ({RowsPerSecond:N0} rows/s), {RowsRejected:N0} rejected, {RowsFailed:N0} failed, {RowsPending:N0} waiting in batches, {InFlight}/{Concurrency} batches in flight, {Throttled:N0} throttled, {Checkpoint}")]
     private partial void LogProgress(long rowsRead, long rowsWritten, double rowsPerSecond, long rowsRejected, long rowsFailed, long rowsPending, long inFlight, int concurrency, long throttled, string checkpoint);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Progress: {InputPercent}% of the input read ({InputBytesRead:N0} of {InputBytes:N0} bytes as stored), about {InputTimeLeft} left at this pace")]
+    private partial void LogInput(double inputPercent, long inputBytesRead, long inputBytes, string inputTimeLeft);
 }

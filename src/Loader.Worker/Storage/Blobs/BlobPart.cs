@@ -8,5 +8,5 @@ public sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(Blo
 {
     public override string? Version => Blob.ETag.ToString();
 
-    public override Stream Open(int bufferSize) => new BlobReadStream(Client, Blob, bufferSize);
+    protected override Stream OpenStored(int bufferSize) => new BlobReadStream(Client, Blob, bufferSize);
 }
