@@ -41,7 +41,7 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
         {
             read = decompressor.Read(buffer);
         }
-        catch (Exception exception) when (IsDamage(exception))
+        catch (Exception exception) when (IsDamage(exception, codec))
         {
             throw Damaged(exception.Message, exception);
         }
@@ -91,11 +91,13 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
     }
 
     /// <summary>
-    /// What the decompressors throw for bad data: the runtime's InvalidDataException, ZstdSharp's ZstdException and its
-    /// EndOfStreamException for a stream cut short. The storage below throws neither.
+    /// What the decompressors throw for bad data: the runtime's InvalidDataException (BrotliStream: an
+    /// InvalidOperationException, "Decoder ran into invalid data"), ZstdSharp's ZstdException and its
+    /// EndOfStreamException for a stream cut short. The storage below throws none of them.
     /// </summary>
-    private static bool IsDamage(Exception exception) =>
-        exception is InvalidDataException or ZstdSharp.ZstdException or EndOfStreamException;
+    private static bool IsDamage(Exception exception, InputCompression codec) =>
+        exception is InvalidDataException or ZstdSharp.ZstdException or EndOfStreamException
+        || (codec == InputCompression.Brotli && exception is InvalidOperationException);
 
     public override void Flush()
     {

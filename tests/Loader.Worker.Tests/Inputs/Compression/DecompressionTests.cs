@@ -1,0 +1,171 @@
+using System.Globalization;
+using System.Text;
+using Loader.Worker.Configuration;
+using Loader.Worker.Inputs;
+using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Tests.Infrastructure;
+
+namespace Loader.Worker.Tests.Inputs.Compression;
+
+/// <summary>
+/// Every codec reads back exactly what was compressed, through the loader's own part streams; a file cut short or
+/// damaged anywhere is reported with its name and byte, and is never taken for the end of the input.
+/// </summary>
+public sealed class DecompressionTests : IDisposable
+{
+    private static readonly byte[] s_text = Encoding.UTF8.GetBytes(string.Concat(
+        Enumerable.Range(0, 60_000).Select(i => string.Create(CultureInfo.InvariantCulture, $"p{i % 97},r{i:D6},{i * 7919 % 100_003},free text {i % 13}\n"))));
+
+    private readonly TestDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    public static TheoryData<InputCompression, bool> Codecs() => new()
+    {
+        { InputCompression.Gzip, true },
+        { InputCompression.Brotli, true },
+        { InputCompression.Deflate, true },
+        { InputCompression.Deflate, false },
+        { InputCompression.Zstd, true },
+    };
+
+    private LocalFilePart Part(string name, byte[] bytes, InputCompression codec)
+    {
+        var path = _directory.File(name);
+        File.WriteAllBytes(path, bytes);
+        return new LocalFilePart(path, bytes.Length) { Compression = codec };
+    }
+
+    private static byte[] ReadAll(InputPart part, InputProgress? progress = null, int readSize = 81_920)
+    {
+        using var stream = part.Open(bufferSize: 4096, progress);
+        var output = new MemoryStream();
+        var buffer = new byte[readSize];
+        int read;
+        while ((read = stream.Read(buffer)) > 0)
+        {
+            output.Write(buffer, 0, read);
+        }
+
+        return output.ToArray();
+    }
+
+    [Fact]
+    public void The_runtime_switch_that_reports_truncated_streams_is_on_in_this_host()
+    {
+        Assert.True(Decompression.RuntimeReportsTruncation, "System.IO.Compression.UseStrictValidation must be set (Directory.Build.props)");
+    }
+
+    [Theory]
+    [MemberData(nameof(Codecs))]
+    public void Each_codec_reads_back_the_text_it_compressed_and_progress_counts_compressed_bytes(InputCompression codec, bool zlib)
+    {
+        var bytes = Compressed.Bytes(codec, s_text, zlib);
+        var part = Part("in" + Compressed.Extension(codec, zlib), bytes, codec);
+        var progress = new InputProgress(bytes.Length);
+
+        Assert.Equal(s_text, ReadAll(part, progress));
+        Assert.Equal(bytes.Length, progress.BytesRead);
+        Assert.Equal(1.0, progress.Fraction);
+        Assert.True(bytes.Length < s_text.Length / 3, "the test text must compress");
+    }
+
+    [Theory]
+    [InlineData(InputCompression.Gzip)]
+    [InlineData(InputCompression.Zstd)]
+    public void A_file_of_several_members_or_frames_reads_to_its_end(InputCompression codec)
+    {
+        var part = Part("cat" + Compressed.Extension(codec), Compressed.Concatenated(codec, s_text, pieces: 5), codec);
+
+        Assert.Equal(s_text, ReadAll(part, readSize: 1_000));
+    }
+
+    [Theory]
+    [MemberData(nameof(Codecs))]
+    public void A_file_cut_short_anywhere_is_reported_with_its_name_and_never_read_as_a_shorter_input(InputCompression codec, bool zlib)
+    {
+        var bytes = Compressed.Bytes(codec, s_text, zlib);
+        foreach (var kept in new[] { bytes.Length - 1, bytes.Length - 4, bytes.Length - 9, bytes.Length * 2 / 3, bytes.Length / 2, 100 })
+        {
+            var part = Part($"cut-{kept}" + Compressed.Extension(codec, zlib), bytes[..kept], codec);
+
+            var damaged = Assert.Throws<DamagedInputException>(() => ReadAll(part));
+
+            Assert.Equal(part.Name, damaged.Part);
+            Assert.Equal(kept, damaged.Offset);
+            Assert.Contains($"'{part.Name}' cannot be decompressed", damaged.Message, StringComparison.Ordinal);
+            Assert.Contains(string.Create(CultureInfo.InvariantCulture, $"end at byte {kept:N0}, the end of the file"), damaged.Message, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public void A_gzip_file_of_several_members_cut_inside_a_later_member_is_reported()
+    {
+        var bytes = Compressed.Concatenated(InputCompression.Gzip, s_text, pieces: 3);
+        var part = Part("cat-cut.gz", bytes[..(bytes.Length - 20)], InputCompression.Gzip);
+
+        var damaged = Assert.Throws<DamagedInputException>(() => ReadAll(part));
+
+        Assert.Equal(bytes.Length - 20, damaged.Offset);
+    }
+
+    [Theory]
+    [MemberData(nameof(Codecs))]
+    public void Damaged_bytes_in_the_middle_are_reported_with_the_byte_that_was_being_read(InputCompression codec, bool zlib)
+    {
+        var bytes = Compressed.Bytes(codec, s_text, zlib);
+        var middle = bytes.Length / 2;
+        for (var i = 0; i < 64; i++)
+        {
+            bytes[middle + i] ^= 0x5A;
+        }
+
+        var part = Part("damaged" + Compressed.Extension(codec, zlib), bytes, codec);
+
+        // Raw deflate and Brotli carry no checksum: damage may still decode to other text, but never to a quiet early end.
+        try
+        {
+            var text = ReadAll(part);
+            Assert.True(codec is InputCompression.Deflate or InputCompression.Brotli, $"{codec} decoded damaged data without a word");
+            Assert.NotEqual(s_text, text);
+        }
+        catch (DamagedInputException damaged)
+        {
+            Assert.InRange(damaged.Offset, middle, bytes.Length);
+            Assert.Equal(part.Name, damaged.Part);
+        }
+    }
+
+    [Theory]
+    [InlineData(InputCompression.Brotli)]
+    [InlineData(InputCompression.Deflate)]
+    public void A_second_stream_after_the_first_is_refused_where_the_codec_does_not_chain_streams(InputCompression codec)
+    {
+        var half = s_text.Length / 2;
+        var bytes = Compressed.Bytes(codec, s_text.AsSpan(0, half)).Concat(Compressed.Bytes(codec, s_text.AsSpan(half))).ToArray();
+        var part = Part("two" + Compressed.Extension(codec), bytes, codec);
+
+        var damaged = Assert.Throws<DamagedInputException>(() => ReadAll(part));
+
+        Assert.Contains("more bytes follow the end", damaged.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Bytes_after_the_end_of_a_zstandard_stream_are_refused()
+    {
+        var bytes = Compressed.Bytes(InputCompression.Zstd, s_text).Concat(Encoding.ASCII.GetBytes("not zstd at all")).ToArray();
+        var part = Part("tail.zst", bytes, InputCompression.Zstd);
+
+        Assert.Throws<DamagedInputException>(() => ReadAll(part));
+    }
+
+    [Fact]
+    public void A_plain_part_is_read_as_it_is_and_counted()
+    {
+        var part = Part("plain.csv", s_text, InputCompression.None);
+        var progress = new InputProgress(s_text.Length);
+
+        Assert.Equal(s_text, ReadAll(part, progress));
+        Assert.Equal(s_text.Length, progress.BytesRead);
+    }
+}
