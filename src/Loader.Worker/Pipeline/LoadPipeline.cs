@@ -319,14 +319,16 @@ public sealed partial class LoadPipeline(
             return new ResumePoint(0, 0, input, identity);
         }
 
-        if (LoadIdentity.Mismatch(checkpoint, input, identity) is { } mismatch)
+        // After a damaged part stopped the earlier run, that part may have changed (it was repaired); nothing else may.
+        var repaired = checkpoint.Input != input && IsRepairOf(checkpoint, source, input);
+        if (LoadIdentity.Mismatch(repaired ? checkpoint with { Input = input } : checkpoint, input, identity) is { } mismatch)
         {
-            if (!IsRepairOf(checkpoint, source, input, identity))
-            {
-                throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
-                    $"Loader:CheckpointPath '{checkpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
-            }
+            throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
+                $"Loader:CheckpointPath '{checkpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
+        }
 
+        if (repaired)
+        {
             LogResumingRepaired(checkpoint.Damage!.Part, checkpoint.Damage.Offset, checkpointPath);
         }
 
@@ -347,14 +349,13 @@ public sealed partial class LoadPipeline(
 
     /// <summary>
     /// Whether the checkpoint was written by a load that stopped at a damaged compressed part, and this input is the same
-    /// but for that part (replaced, as a repaired or downloaded-again file is), under the same settings.
+    /// but for that part (replaced, as a repaired or downloaded-again file is).
     /// </summary>
-    private static bool IsRepairOf(Checkpoint checkpoint, InputSource source, InputIdentity input, IReadOnlyDictionary<string, string> identity) =>
+    private static bool IsRepairOf(Checkpoint checkpoint, InputSource source, InputIdentity input) =>
         checkpoint.Damage is { } damage
         && checkpoint.Input.Name == input.Name
         && source.Parts.Any(part => part.Name == damage.Part)
-        && source.IdentifyAllBut(damage.Part) == damage.Rest
-        && LoadIdentity.Mismatch(checkpoint with { Input = input }, input, identity) is null;
+        && source.IdentifyAllBut(damage.Part) == damage.Rest;
 
     /// <summary>Reads past the records an earlier run settled; a compressed part damaged before them stops the load here too.</summary>
     private static long SkipSettled(CsvRecordReader reader, long records)
