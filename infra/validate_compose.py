@@ -29,7 +29,7 @@ LOADER_SETTINGS = {
     "MaxParallelBatches", "MaxBufferedRows", "MaxBatchDelay", "MaxRejects", "DryRun", "Check", "ReportPath", "RejectsPath",
     "CheckpointPath", "CheckpointInterval", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
     "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond",
-    "Csv:Delimiter", "Csv:Culture", "Csv:MapThreads", "Csv:MaxLinesInQuotes", "Csv:MaxRecordBytes", "Csv:AllowGroupSeparators",
+    "Csv:Delimiter", "Csv:Culture", "Csv:Compression", "Csv:MapThreads", "Csv:MaxLinesInQuotes", "Csv:MaxRecordBytes", "Csv:AllowGroupSeparators",
     "Retry:MaxAttempts", "Retry:BaseDelay", "Retry:MaxDelay", "Retry:AttemptTimeout",
     "Blob:ConnectionString", "Blob:ReadBlockSize",
     "Telemetry:OtlpEndpoint", "Telemetry:OtlpProtocol", "Telemetry:ExportInterval",

@@ -24,7 +24,7 @@ namespace Loader.Worker.Csv;
 /// Written here because CsvHelper bounds only a record's size (and then stops reading) or forbids line breaks in quotes
 /// altogether; DuckDB's CSV reader, which recovers this way, is not a .NET library.
 /// </remarks>
-internal sealed class RunawayQuoteGuard : Stream
+internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
 {
     private const byte Quote = (byte)'"';
     private const byte CarriageReturn = (byte)'\r';
@@ -86,24 +86,8 @@ internal sealed class RunawayQuoteGuard : Stream
     /// <summary>Lines of the input read so far, header and blank lines included (final once the parser has read to the end).</summary>
     public long LinesRead => _line - 1 + (_endedMidLine ? 1 : 0);
 
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => false;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
-    }
-
     /// <summary>The lines the guard rejected from <paramref name="line"/> on, with their text and why; each is taken once.</summary>
     public bool TryTake(long line, out RejectedSpan span) => _rejected.TryRemove(line, out span!);
-
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     public override int Read(Span<byte> destination)
     {
@@ -132,26 +116,6 @@ internal sealed class RunawayQuoteGuard : Stream
         _emitStart += count;
         return count;
     }
-
-    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
-    {
-        // The inner streams serve reads from buffers (files, the blob read-ahead); the scan itself is CPU work.
-        cancellationToken.ThrowIfCancellationRequested();
-        return ValueTask.FromResult(Read(buffer.Span));
-    }
-
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
-
-    public override void Flush()
-    {
-    }
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     private void Start()
     {

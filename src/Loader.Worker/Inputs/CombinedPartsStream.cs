@@ -7,7 +7,7 @@ namespace Loader.Worker.Inputs;
 /// breaks as they pass, so <see cref="InputLineMap"/> knows which line each part starts at. Forward-only; one part
 /// is open at a time.
 /// </summary>
-internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines, InputProgress? progress = null) : Stream
+internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines, InputProgress? progress = null) : ForwardReadStream
 {
     private Stream? _current;
     private int _next;
@@ -16,21 +16,11 @@ internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bu
     private byte _lastByte = (byte)'\n';
     private bool _pendingLineBreak;
 
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => false;
-
-    public override long Length => throw new NotSupportedException();
-
     public override long Position
     {
         get => _position;
         set => throw new NotSupportedException();
     }
-
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     public override int Read(Span<byte> buffer)
     {
@@ -64,12 +54,6 @@ internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bu
             _pendingLineBreak = _lastByte != (byte)'\n' && _next < parts.Count;
         }
     }
-
-    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
-        ValueTask.FromResult(Read(buffer.Span)); // read on the CSV reader's own thread; the parts fetch ahead themselves
-
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        Task.FromResult(Read(buffer.AsSpan(offset, count)));
 
     private bool OpenNext()
     {
@@ -115,16 +99,6 @@ internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bu
         _lastByte = bytes[^1];
         return bytes.Length;
     }
-
-    public override void Flush()
-    {
-    }
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {

@@ -6,17 +6,11 @@ namespace Loader.Worker.Inputs.Compression;
 /// progress is compressed bytes against the compressed size. Can look at the first bytes before they are read
 /// (<see cref="Peek"/>), for a codec that tells its variants apart by a header. Forward-only.
 /// </summary>
-internal sealed class CountingReadStream(Stream inner, InputProgress? progress) : Stream
+internal sealed class CountingReadStream(Stream inner, InputProgress? progress) : ForwardReadStream
 {
     private byte[] _peeked = [];
     private int _peekedOffset;
     private long _position;
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => false;
 
     public override long Length => inner.Length;
 
@@ -41,8 +35,6 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress) 
         _peeked = buffer[..read];
         return _peeked;
     }
-
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     public override int Read(Span<byte> buffer)
     {
@@ -84,16 +76,6 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress) 
         _position += read;
         progress?.Add(read);
     }
-
-    public override void Flush()
-    {
-    }
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {

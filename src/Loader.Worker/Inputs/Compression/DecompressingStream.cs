@@ -9,25 +9,9 @@ namespace Loader.Worker.Inputs.Compression;
 /// <see cref="DamagedInputException"/> naming the part and the compressed byte it was reading, never as the end of the
 /// input. Failures of the storage underneath (a network error) pass as they are.
 /// </summary>
-internal sealed class DecompressingStream(Stream decompressor, CountingReadStream stored, InputCompression codec, string part, long length) : Stream
+internal sealed class DecompressingStream(Stream decompressor, CountingReadStream stored, InputCompression codec, string part, long length) : ForwardReadStream
 {
     private bool _ended;
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => false;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position
-    {
-        get => throw new NotSupportedException();
-        set => throw new NotSupportedException();
-    }
-
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     public override int Read(Span<byte> buffer)
     {
@@ -54,12 +38,6 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
 
         return read;
     }
-
-    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
-        ValueTask.FromResult(Read(buffer.Span)); // decompressing is CPU work on the reader's thread; the storage below fetches ahead itself
-
-    public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
-        Task.FromResult(Read(buffer.AsSpan(offset, count)));
 
     /// <summary>
     /// The decompressor says its stream ended; the file must end there too. Bytes after it are a second stream the codec
@@ -98,16 +76,6 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
     private static bool IsDamage(Exception exception, InputCompression codec) =>
         exception is InvalidDataException or ZstdSharp.ZstdException or EndOfStreamException
         || (codec == InputCompression.Brotli && exception is InvalidOperationException);
-
-    public override void Flush()
-    {
-    }
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 
     protected override void Dispose(bool disposing)
     {
