@@ -1,6 +1,5 @@
 using System.Globalization;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
 
 namespace Loader.ThrottlingSimulator;
 
@@ -21,14 +20,7 @@ internal sealed class ProxyEndpoint(
     bool instant,
     TimeProvider timeProvider)
 {
-    // Connection-level headers belong to each hop, and Host must name the upstream, not the simulator.
-    private static readonly HashSet<string> s_notForwarded = new(StringComparer.OrdinalIgnoreCase)
-    {
-        "Host", "Connection", "Keep-Alive", "Transfer-Encoding", "TE", "Trailer", "Upgrade",
-        "Proxy-Connection", "Proxy-Authenticate", "Proxy-Authorization", "Expect",
-    };
-
-    private readonly string _upstreamBase = upstream.GetLeftPart(UriPartial.Authority);
+    private readonly HttpForwarder _forwarder = new(upstream, client);
 
     public async Task HandleAsync(HttpContext context)
     {
@@ -144,26 +136,18 @@ internal sealed class ProxyEndpoint(
     /// </summary>
     private async Task ForwardAsync(HttpContext context, HttpContent? content, double? charge)
     {
-        var request = context.Request;
-
-        // The raw target keeps the path exactly as the client sent and signed it; decoding and re-encoding might not.
-        var target = context.Features.Get<IHttpRequestFeature>()?.RawTarget is { Length: > 0 } raw && raw[0] == '/'
-            ? raw
-            : request.Path.ToUriComponent() + request.QueryString.ToUriComponent();
-        using var message = new HttpRequestMessage(new HttpMethod(request.Method), _upstreamBase + target);
-        message.Content = content ?? (HasBody(request) ? new StreamContent(request.Body) : null);
-        foreach (var (name, values) in request.Headers)
-        {
-            if (!s_notForwarded.Contains(name) && !message.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values))
-            {
-                message.Content?.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values);
-            }
-        }
-
-        HttpResponseMessage upstreamResponse;
         try
         {
-            upstreamResponse = await client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, context.RequestAborted);
+            await _forwarder.ForwardAsync(context, content, response =>
+            {
+                if (charge is { } spent)
+                {
+                    // The budget was spent when the batch was let through, so every answer to it reports the charge,
+                    // as Cosmos DB charges failed writes too.
+                    response.Headers[ServiceErrors.RequestChargeHeader] = spent.ToString(CultureInfo.InvariantCulture);
+                    stats.RecordCharge(spent);
+                }
+            });
         }
         catch (HttpRequestException exception)
         {
@@ -173,38 +157,6 @@ internal sealed class ProxyEndpoint(
             }
 
             await ServiceErrors.UpstreamFailedAsync(context, exception.Message, timeProvider);
-            return;
-        }
-
-        using (upstreamResponse)
-        {
-            var response = context.Response;
-            response.StatusCode = (int)upstreamResponse.StatusCode;
-            CopyHeaders(upstreamResponse.Headers, response.Headers);
-            CopyHeaders(upstreamResponse.Content.Headers, response.Headers);
-            if (charge is { } spent)
-            {
-                // The budget was spent when the batch was let through, so every answer to it reports the charge,
-                // as Cosmos DB charges failed writes too.
-                response.Headers[ServiceErrors.RequestChargeHeader] = spent.ToString(CultureInfo.InvariantCulture);
-                stats.RecordCharge(spent);
-            }
-
-            await upstreamResponse.Content.CopyToAsync(response.Body, context.RequestAborted);
-        }
-    }
-
-    private static bool HasBody(HttpRequest request) =>
-        request.ContentLength > 0 || request.Headers.TransferEncoding.Count > 0;
-
-    private static void CopyHeaders(System.Net.Http.Headers.HttpHeaders from, IHeaderDictionary to)
-    {
-        foreach (var (name, values) in from)
-        {
-            if (!s_notForwarded.Contains(name))
-            {
-                to[name] = values.ToArray();
-            }
         }
     }
 }
