@@ -1,0 +1,72 @@
+using Loader.CosmosStandIn.Upstream;
+using Loader.CosmosStandIn.Wire;
+using Loader.ThrottlingSimulator;
+
+namespace Loader.CosmosStandIn.Batches;
+
+/// <summary>
+/// Runs a non-atomic batch (what the SDK's bulk mode sends): each operation stands alone and gets its own
+/// status. The budget is spent operation by operation in order; once it runs dry, the rest of the request is
+/// answered 429 with the wait until the next would fit, and only the ones admitted run.
+/// </summary>
+public sealed class BulkExecutor(CosmosDbServerClient upstream)
+{
+    /// <returns>The answer; the whole request is throttled when not one operation could be afforded.</returns>
+    public async Task<BatchAnswer> ExecuteAsync(ContainerPath container, IReadOnlyList<PlannedOperation> operations, RequestBudget budget, CancellationToken cancellationToken)
+    {
+        var results = new BatchOperationResult?[operations.Count];
+        var admitted = new List<int>();
+        int? throttledFor = null;
+        for (var i = 0; i < operations.Count; i++)
+        {
+            var operation = operations[i];
+            if (operation.Refusal is { } refusal)
+            {
+                results[i] = refusal;
+                continue;
+            }
+
+            if (throttledFor is null)
+            {
+                var decision = budget.TryCharge(operation.Cost, operation.PartitionKeyJson);
+                if (decision.Admitted)
+                {
+                    admitted.Add(i);
+                    continue;
+                }
+
+                throttledFor = decision.RetryAfterMs;
+            }
+
+            results[i] = ServiceAnswers.Throttled(throttledFor.Value);
+        }
+
+        if (admitted.Count == 0 && throttledFor is { } wait)
+        {
+            return BatchAnswer.Throttled(wait);
+        }
+
+        if (admitted.Count > 0)
+        {
+            var applied = await upstream.ExecuteAsync(container, admitted.Select(i => operations[i].ToUpstream()).ToList(), continueOnError: true, cancellationToken).ConfigureAwait(false);
+            for (var k = 0; k < admitted.Count; k++)
+            {
+                var operation = operations[admitted[k]];
+                var result = applied[k];
+                results[admitted[k]] = result.IsSuccess
+                    ? TransactionalBatchExecutor.Succeeded(operation, result)
+                    : ServiceAnswers.Refused(result.StatusCode, result.StatusCode switch { 409 => "Conflict", 404 => "NotFound", 412 => "PreconditionFailed", _ => "Failed" }, Message(result), charge: operation.Cost);
+            }
+        }
+
+        return BatchAnswer.Of(results.Select(result => result!).ToList());
+    }
+
+    private static string Message(UpstreamResult result) => result.StatusCode switch
+    {
+        409 => ServiceAnswers.ConflictMessage,
+        404 => ServiceAnswers.NotFoundMessage,
+        412 => ServiceAnswers.PreconditionFailedMessage,
+        _ => ServiceAnswers.Text(result.Body),
+    };
+}

@@ -1,0 +1,161 @@
+using System.Net;
+using Loader.CosmosStandIn.Batches;
+using Loader.CosmosStandIn.Upstream;
+using Loader.ThrottlingSimulator;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace Loader.CosmosStandIn;
+
+/// <summary>
+/// A running stand-in: Kestrel serving HTTPS on <see cref="Endpoint"/> in front of cosmosdb-server. Start it from a
+/// test with <see cref="StartAsync(StandInOptions, CancellationToken)"/>, or as a process through the command line.
+/// </summary>
+public sealed class StandInHost : IAsyncDisposable
+{
+    private readonly WebApplication _app;
+    private readonly HttpClient _upstream;
+    private readonly RequestBudget _budget;
+
+    private StandInHost(WebApplication app, HttpClient upstream, RequestBudget budget, StandInOptions options, StandInStats stats, Uri endpoint)
+    {
+        _app = app;
+        _upstream = upstream;
+        _budget = budget;
+        Options = options;
+        Stats = stats;
+        Endpoint = endpoint;
+    }
+
+    public StandInOptions Options { get; }
+
+    /// <summary>The live counters.</summary>
+    public StandInStats Stats { get; }
+
+    /// <summary>Where the SDK reaches the stand-in: <c>https://127.0.0.1:&lt;port&gt;/</c>.</summary>
+    public Uri Endpoint { get; }
+
+    /// <summary>A connection string for the stand-in; cosmosdb-server checks no key, so any well-formed one does.</summary>
+    public string ConnectionString(string key) => $"AccountEndpoint={Endpoint};AccountKey={key};";
+
+    public static Task<StandInHost> StartAsync(StandInOptions options, CancellationToken cancellationToken = default) =>
+        StartAsync(options, TimeProvider.System, cancellationToken);
+
+    /// <summary>Starts listening; <paramref name="timeProvider"/> drives the budget's buckets.</summary>
+    public static async Task<StandInHost> StartAsync(StandInOptions options, TimeProvider timeProvider, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(timeProvider);
+        options.Validate();
+
+        var stats = new StandInStats();
+        var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider);
+        var upstream = CreateUpstreamClient();
+        var documents = new CosmosDbServerClient(upstream, options.Upstream);
+        var batches = new BatchEndpoint(documents, new OperationPlanner(options.RuPerKilobyte), new TransactionalBatchExecutor(documents, new PartitionLocks()), new BulkExecutor(documents), budget, stats);
+        var passThrough = new PassThroughEndpoint(new HttpForwarder(options.Upstream, upstream), stats);
+        var pointReads = new PointReadEndpoint(documents, stats);
+        var admin = new StatsEndpoint(stats, () => Reset(stats, budget));
+
+        // The empty builder reads no configuration files or environment and logs nothing: a test fixture
+        // should behave the same wherever it runs, and every answer it gives is visible to its client anyway.
+        var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
+        var certificate = SelfSignedCertificate.ForLocalhost();
+        builder.WebHost.UseKestrelCore().ConfigureKestrel(kestrel =>
+        {
+            kestrel.AddServerHeader = false;
+            kestrel.Limits.MaxRequestBodySize = null; // the batch endpoint answers oversize batches as the service does
+            kestrel.Listen(IPAddress.Parse(options.Host), options.Port, listen => listen.UseHttps(certificate));
+        });
+
+        var app = builder.Build();
+        app.Run(async context =>
+        {
+            if (await admin.TryHandleAsync(context))
+            {
+                return;
+            }
+
+            if (BatchEndpoint.IsBatch(context.Request) && ContainerPath.FromDocumentsPath(context.Request.Path.Value ?? "") is { } container)
+            {
+                await batches.HandleAsync(context, container);
+                return;
+            }
+
+            if (QueryPlanEndpoint.IsQueryPlan(context.Request))
+            {
+                await QueryPlanEndpoint.HandleAsync(context);
+                return;
+            }
+
+            if (PointReadEndpoint.Match(context.Request) is var (readContainer, id))
+            {
+                await pointReads.HandleAsync(context, readContainer, id);
+                return;
+            }
+
+            if (HttpMethods.IsDelete(context.Request.Method) && context.Request.Path.Value is { } path)
+            {
+                // A container deleted (or its database) may come back with another partition key path.
+                documents.Forget(path);
+            }
+
+            await passThrough.HandleAsync(context);
+        });
+
+        try
+        {
+            await app.StartAsync(cancellationToken);
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            upstream.Dispose();
+            throw;
+        }
+
+        var bound = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
+        var endpoint = new UriBuilder(bound) { Scheme = Uri.UriSchemeHttps, Host = options.Host, Path = "/" }.Uri;
+        return new StandInHost(app, upstream, budget, options, stats, endpoint);
+    }
+
+    /// <summary>Zeroes the counters and fills the buckets, as <c>POST /_standin/reset</c> does.</summary>
+    public void Reset() => Reset(Stats, _budget);
+
+    /// <summary>Runs until <paramref name="cancellationToken"/> fires or the process is asked to stop.</summary>
+    public Task WaitForShutdownAsync(CancellationToken cancellationToken = default) => _app.WaitForShutdownAsync(cancellationToken);
+
+    public async ValueTask DisposeAsync()
+    {
+        await _app.StopAsync();
+        await _app.DisposeAsync();
+        _upstream.Dispose();
+    }
+
+    private static void Reset(StandInStats stats, RequestBudget budget)
+    {
+        stats.Reset();
+        budget.Fill();
+    }
+
+    private static HttpClient CreateUpstreamClient() =>
+        new(new SocketsHttpHandler
+        {
+            UseProxy = false,
+            UseCookies = false,
+            AllowAutoRedirect = false,
+            AutomaticDecompression = DecompressionMethods.None,
+            PooledConnectionLifetime = TimeSpan.FromMinutes(5),
+            ConnectTimeout = TimeSpan.FromSeconds(10),
+            MaxConnectionsPerServer = 64,
+        })
+        {
+            Timeout = Timeout.InfiniteTimeSpan,
+        };
+}

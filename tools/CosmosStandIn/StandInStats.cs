@@ -1,0 +1,55 @@
+namespace Loader.CosmosStandIn;
+
+/// <summary>The counters at one moment; served as camelCase JSON by <c>GET /_standin/stats</c>.</summary>
+/// <param name="BatchRequests">Batch requests received (transactional and bulk).</param>
+/// <param name="Operations">Operations in those requests.</param>
+/// <param name="ThrottledRequests">Batch requests answered 429 as a whole.</param>
+/// <param name="ThrottledOperations">Operations answered 429: every operation of a request throttled whole, and the ones a bulk request could not afford.</param>
+/// <param name="OperationsApplied">Operations that succeeded (written, replaced, read, deleted).</param>
+/// <param name="OperationsRefused">Operations answered with their own error (409, 412, 404, 413, 400), not counting 424 and 429.</param>
+/// <param name="TransactionsFailed">Atomic batches that failed as a whole (one operation refused, the others 424), leaving nothing applied.</param>
+/// <param name="RequestChargeTotal">Sum of the <c>x-ms-request-charge</c> values sent on data-plane answers (batches and item requests passed through).</param>
+/// <param name="PassedThrough">Requests passed to cosmosdb-server untouched.</param>
+public sealed record StandInStatsSnapshot(
+    long BatchRequests,
+    long Operations,
+    long ThrottledRequests,
+    long ThrottledOperations,
+    long OperationsApplied,
+    long OperationsRefused,
+    long TransactionsFailed,
+    double RequestChargeTotal,
+    long PassedThrough);
+
+/// <summary>What the stand-in did. One lock, so a snapshot never shows a request counted in one place and not yet in another.</summary>
+public sealed class StandInStats
+{
+    private static readonly StandInStatsSnapshot s_empty = new(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    private readonly Lock _lock = new();
+    private StandInStatsSnapshot _current = s_empty;
+
+    public StandInStatsSnapshot Snapshot()
+    {
+        lock (_lock)
+        {
+            return _current;
+        }
+    }
+
+    public void Reset()
+    {
+        lock (_lock)
+        {
+            _current = s_empty;
+        }
+    }
+
+    internal void Update(Func<StandInStatsSnapshot, StandInStatsSnapshot> change)
+    {
+        lock (_lock)
+        {
+            _current = change(_current);
+        }
+    }
+}
