@@ -22,10 +22,13 @@ public static class BackendFactory
         return options.DryRun ? new DryRunAdapter(adapter) : adapter;
     }
 
-    private static CosmosAdapter CreateCosmos(LoaderOptions options, TimeProvider timeProvider)
+    private static CosmosAdapter CreateCosmos(LoaderOptions options, TimeProvider timeProvider) =>
+        CreateCosmos(options.Cosmos, options.MaxParallelBatches, options.Retry.AttemptTimeout, timeProvider);
+
+    /// <summary>The Cosmos DB adapter on its own client, which it disposes.</summary>
+    internal static CosmosAdapter CreateCosmos(CosmosOptions cosmos, int maxParallelBatches, TimeSpan attemptTimeout, TimeProvider timeProvider)
     {
-        var cosmos = options.Cosmos;
-        var client = CosmosClientFactory.Create(cosmos, options.MaxParallelBatches, options.Retry.AttemptTimeout);
+        var client = CosmosClientFactory.Create(cosmos, maxParallelBatches, attemptTimeout);
         return new CosmosAdapter(
             client.GetContainer(cosmos.Database, cosmos.Container),
             cosmos,

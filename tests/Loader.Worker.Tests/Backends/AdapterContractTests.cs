@@ -87,6 +87,25 @@ public abstract class AdapterContractTests
     }
 
     [Fact]
+    public async Task Merge_lays_the_rows_properties_over_the_stored_ones_keeps_the_rest_and_inserts_the_missing()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity(adapter, "p", "k", EntityProperty.FromString("a", "a1"), EntityProperty.FromString("b", "b1"))), Cancellation);
+
+        var outcome = await adapter.WriteBatchAsync(
+            Batch(
+                WriteMode.Merge,
+                Entity(adapter, "p", "k", EntityProperty.FromString("b", "b2"), EntityProperty.FromInt32("c", 3)),
+                Entity(adapter, "p", "new", EntityProperty.FromString("c", "x"))),
+            Cancellation);
+
+        Assert.Equal(BatchStatus.Written, outcome.Status);
+        var merged = await ReadBackAsync(adapter, "p", "k");
+        Assert.Equal(("a1", "b2", 3L), (merged?["a"], merged?["b"], Convert.ToInt64(merged?["c"], System.Globalization.CultureInfo.InvariantCulture)));
+        Assert.Equal("x", (await ReadBackAsync(adapter, "p", "new"))?["c"]);
+    }
+
+    [Fact]
     public async Task An_oversize_entity_is_rejected_with_a_reason_before_it_is_sent()
     {
         await using var adapter = await CreateAdapterAsync();

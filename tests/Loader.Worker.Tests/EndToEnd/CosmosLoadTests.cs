@@ -1,144 +1,171 @@
-using System.Net;
-using Loader.Abstractions;
-using Loader.Worker.Backends.Cosmos;
-using Loader.Worker.Configuration;
+using System.Globalization;
+using System.Text.Json;
+using Loader.CosmosStandIn;
 using Loader.Worker.Hosting;
-using Loader.Worker.Tests.Backends.Cosmos.Doubles;
 using Loader.Worker.Tests.Infrastructure;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Tests.EndToEnd;
 
 /// <summary>
-/// Whole loads through the real host with <c>Loader:Backend=Cosmos</c>, the adapter writing to the
-/// <see cref="ContainerDouble"/> TEST DOUBLE (no Cosmos DB can run here): the switch, the report's RU and
-/// throttling numbers, refused rows and the size split, end to end through the pipeline.
+/// Whole loads through the real host with <c>Loader:Backend=Cosmos</c> set by configuration alone, the adapter
+/// on the real SDK in Gateway mode, against the stand-in in front of a real cosmosdb-server: what lands, what
+/// is refused and why, and the report's request units and throttling against what the stand-in counted. Every
+/// test runs in both <c>Loader:Cosmos:Mode</c>s.
 /// </summary>
-public sealed class CosmosLoadTests : IDisposable
+public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, IAsyncDisposable
 {
-    private const string FakeKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _directory = new();
-    private readonly ContainerDouble _container = new();
+    private readonly string _container = CosmosStandInFixture.UniqueContainerName("load");
+    private StandInHost? _throttled;
 
     public void Dispose() => _directory.Dispose();
 
-    private Dictionary<string, string?> Settings(string input, string mode = "TransactionalBatch") => new()
+    public async ValueTask DisposeAsync()
     {
-        ["Loader:Input"] = input,
-        ["Loader:Backend"] = "Cosmos",
-        ["Loader:Cosmos:ConnectionString"] = $"AccountEndpoint=https://127.0.0.1:8081/;AccountKey={FakeKey};",
-        ["Loader:Cosmos:Database"] = "db",
-        ["Loader:Cosmos:Container"] = "flights",
-        ["Loader:Cosmos:Mode"] = mode,
-        ["Loader:PartitionKey"] = "{dest}",
-        ["Loader:RowKey"] = "{year}-{month}-{day}-{carrier}-{flight}",
-        ["Loader:Retry:BaseDelay"] = "00:00:00.01",
-        ["Loader:RejectsPath"] = _directory.File("rejects.csv"),
-    };
+        if (_throttled is not null)
+        {
+            await _throttled.DisposeAsync();
+        }
+    }
 
-    private Task<LoaderRun> RunAsync(Dictionary<string, string?> settings) =>
-        LoaderRunner.RunAsync(settings, _cancellation, services => services.AddSingleton<IBackendAdapter>(provider =>
-            new CosmosAdapter(_container, provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Cosmos, TimeProvider.System, _ => Task.CompletedTask)));
+    public static TheoryData<string> Modes() => new("TransactionalBatch", "Bulk");
 
-    [Fact]
-    public async Task The_sample_loads_into_cosmos_with_the_same_settings_and_the_report_counts_request_units()
+    private Dictionary<string, string?> Settings(string input, string mode, StandInHost? standIn = null)
     {
-        var settings = Settings(Path.Combine(RepositoryPaths.Data, "sample.csv"));
+        var settings = cosmos.LoaderSettings(_container, mode, standIn);
+        settings["Loader:Input"] = input;
+        settings["Loader:PartitionKey"] = "{dest}";
+        settings["Loader:RowKey"] = "{year}-{month}-{day}-{carrier}-{flight}";
+        settings["Loader:Retry:BaseDelay"] = "00:00:00.01";
+        settings["Loader:RejectsPath"] = _directory.File("rejects.csv");
+        return settings;
+    }
+
+    private static string Sample => Path.Combine(RepositoryPaths.Data, "sample.csv");
+
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task The_sample_lands_as_typed_items_and_the_report_counts_the_request_units_the_service_charged(string mode)
+    {
+        await using var standIn = await cosmos.StartStandInAsync(new StandInOptions(), _cancellation);
+        var settings = Settings(Sample, mode, standIn);
         settings["Loader:Columns:year"] = "Int32";
+        settings["Loader:Columns:cancelled"] = "Boolean";
 
-        var run = await RunAsync(settings);
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
         var report = run.RequireReport();
+        var counted = standIn.Stats.Snapshot();
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal(("Cosmos", 300L, 300L), (report.Backend, report.RowsRead, report.RowsWritten));
-        Assert.Equal(300, _container.Count);
-        Assert.Equal(300 * _container.ChargePerOperation, report.RequestCharge);
-        Assert.Equal(_container.ChargePerOperation, report.RequestUnitsPerRow);
-        Assert.NotNull(report.RequestUnitsPerSecond);
+        Assert.Equal(300, counted.OperationsApplied);
+        Assert.Equal(counted.RequestChargeTotal, report.RequestCharge);
+        Assert.Equal(300 * 5.0, report.RequestCharge); // every sample row is under a kilobyte: 5 RU a write
         Assert.Contains("RU/row", run.Summary, StringComparison.Ordinal);
-        Assert.Equal(2024, _container.Get("DEN", "2024-2-5-WN-2667")?["year"]?.GetValue<int>());
-        Assert.All(_container.Transactions, t => Assert.True(t.Operations.Count <= 100));
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        Assert.Equal(300, items.Count);
+        var item = items[("DEN", "2024-2-5-WN-2667")];
+        Assert.Equal((2024, false, JsonValueKind.String), (item.GetProperty("year").GetInt32(), item.GetProperty("cancelled").GetBoolean(), item.GetProperty("dep_delay").ValueKind));
+        if (mode == "TransactionalBatch")
+        {
+            Assert.Equal(counted.BatchRequests, report.Requests);
+        }
     }
 
-    [Fact]
-    public async Task Every_429_is_counted_retried_after_its_retry_after_and_nothing_is_lost()
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task Every_429_the_service_sends_is_counted_and_retried_after_its_retry_after_and_nothing_is_lost(string mode)
     {
-        var throttles = 0;
-        _container.Script = call => call.Transaction is { } t && Interlocked.Increment(ref throttles) <= 4
-            ? TransactionalBatchResponseDouble.Throttled(t.Operations.Count, TimeSpan.FromMilliseconds(20))
-            : null;
+        _throttled = await cosmos.StartStandInAsync(new StandInOptions { RuPerSecond = 600, BurstSeconds = 0.5 }, _cancellation);
+        var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "note");
+        for (var i = 0; i < 1_500; i++)
+        {
+            csv.Row($"D{i % 12}", 2024, 1 + (i % 12), 1 + (i % 28), "AA", i, new string('n', 300));
+        }
 
-        var run = await RunAsync(Settings(Path.Combine(RepositoryPaths.Data, "sample.csv")));
+        var run = await LoaderRunner.RunAsync(Settings(_directory.WriteCsv("throttled.csv", csv.ToString()), mode, _throttled), _cancellation);
 
         var report = run.RequireReport();
+        var counted = _throttled.Stats.Snapshot();
         Assert.Equal(ExitCodes.Success, run.ExitCode);
-        Assert.Equal((4L, 4L), (report.Throttled, report.Retries));
-        Assert.True(report.RetryWaitSeconds >= 0.08, $"waited {report.RetryWaitSeconds} s");
-        Assert.Equal(300, _container.Count);
-        Assert.Equal(300 * _container.ChargePerOperation, report.RequestCharge);
+        Assert.Equal((1_500L, 0L), (report.RowsWritten, report.RowsFailed));
+        Assert.True(counted.ThrottledOperations > 0, "the budget should have been hit");
+        // A transactional batch is throttled whole: one 429 per request. In bulk mode every item comes back on its own.
+        Assert.Equal(mode == "Bulk" ? counted.ThrottledOperations : counted.ThrottledRequests, report.Throttled);
+        Assert.Equal(counted.RequestChargeTotal, report.RequestCharge);
+        Assert.Equal(1_500, counted.OperationsApplied); // each item written once: landed ones are never sent again
+        Assert.True(report.RetryWaitSeconds > 0);
+        Assert.Equal(1_500, (await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation)).Count);
     }
 
-    [Fact]
-    public async Task In_bulk_mode_throttled_items_are_resent_alone_and_landed_ones_never_twice()
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task Under_insert_each_existing_id_is_rejected_on_its_own_line_with_the_services_answer_and_the_rest_lands(string mode)
     {
-        var throttledOnce = new HashSet<string>();
-        _container.Script = call => call.Point is { } point && point.Id.EndsWith('7') && throttledOnce.Add(point.Id)
-            ? _container.Response((HttpStatusCode)429, "", 0, TimeSpan.FromMilliseconds(10))
-            : null;
+        // Seven rows of one partition; the service refuses the second and the sixth (their ids exist). A refusal
+        // mapped to the wrong operation would reject another line and leave an existing item overwritten or a new one missing.
+        var existing = await cosmos.CreateContainerAsync(_container, cancellationToken: _cancellation);
+        foreach (var flight in new[] { 2, 6 })
+        {
+            var id = $"2024-1-1-AA-{flight}";
+            await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes($$"""{"id":"{{id}}","pk":"LAX","note":"before"}""")), new Microsoft.Azure.Cosmos.PartitionKey("LAX"), cancellationToken: _cancellation);
+        }
 
-        var run = await RunAsync(Settings(Path.Combine(RepositoryPaths.Data, "sample.csv"), "Bulk"));
+        var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "note");
+        for (var flight = 1; flight <= 7; flight++)
+        {
+            csv.Row("LAX", 2024, 1, 1, "AA", flight, $"row {flight}");
+        }
 
-        var report = run.RequireReport();
-        Assert.Equal(ExitCodes.Success, run.ExitCode);
-        Assert.Equal(300, report.RowsWritten);
-        Assert.Equal(throttledOnce.Count, report.Throttled);
-        Assert.True(throttledOnce.Count > 0);
-        var sends = _container.PointOperations.GroupBy(o => (o.PartitionKey, o.Id)).ToDictionary(g => g.Key, g => g.Count());
-        Assert.All(sends, pair => Assert.Equal(throttledOnce.Contains(pair.Key.Id) ? 2 : 1, pair.Value));
-    }
-
-    [Fact]
-    public async Task An_existing_id_under_insert_is_rejected_with_the_reason_and_the_rest_lands()
-    {
-        var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight").Row("LAX", 2024, 1, 1, "AA", 1).Row("LAX", 2024, 1, 1, "AA", 2).Row("LAX", 2024, 1, 1, "AA", 3);
-        _container.Seed("LAX", "2024-1-1-AA-2", """{"id":"2024-1-1-AA-2","pk":"LAX"}""");
-        var settings = Settings(_directory.WriteCsv("insert.csv", csv.ToString()));
+        var settings = Settings(_directory.WriteCsv("insert.csv", csv.ToString()), mode);
         settings["Loader:WriteMode"] = "Insert";
+        settings["Loader:Cosmos:PartitionKeyPath"] = "/pk";
 
-        var run = await RunAsync(settings);
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
         var report = run.RequireReport();
-        Assert.Equal((3L, 2L, 1L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
-        var rejects = File.ReadAllText(_directory.File("rejects.csv"));
-        Assert.Contains("refused by the service (409 Conflict): an item with this id already exists in the partition", rejects, StringComparison.Ordinal);
-        Assert.Contains("LAX,2024,1,1,AA,2", rejects, StringComparison.Ordinal);
-        Assert.Equal(3, _container.Count);
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal((7L, 5L, 2L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
+        var rejects = CorpusRunner.ReadRejects(_directory.File("rejects.csv"));
+        Assert.Equal([3L, 7L], rejects.Select(reject => reject.Line).Order());
+        Assert.All(rejects, reject => Assert.Equal("refused by the service (409 Conflict): an item with this id already exists in the partition", reject.Reason));
+        Assert.Equal(["LAX,2024,1,1,AA,2,row 2", "LAX,2024,1,1,AA,6,row 6"], rejects.OrderBy(reject => reject.Line).Select(reject => reject.Record));
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        Assert.Equal(7, items.Count);
+        for (var flight = 1; flight <= 7; flight++)
+        {
+            var expected = flight is 2 or 6 ? "before" : $"row {flight}";
+            Assert.Equal(expected, items[("LAX", $"2024-1-1-AA-{flight}")].GetProperty("note").GetString());
+        }
     }
 
-    [Fact]
-    public async Task Large_items_are_split_into_transactions_under_the_request_limit()
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task Large_items_go_in_requests_under_the_services_2_MB_limit(string mode)
     {
+        await using var standIn = await cosmos.StartStandInAsync(new StandInOptions(), _cancellation);
         var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "blob");
         for (var i = 0; i < 20; i++)
         {
             csv.Row("SEA", 2024, 1, 1, "AS", i, new string((char)('a' + i), 300_000));
         }
 
-        var run = await RunAsync(Settings(_directory.WriteCsv("large.csv", csv.ToString())));
+        var run = await LoaderRunner.RunAsync(Settings(_directory.WriteCsv("large.csv", csv.ToString()), mode, standIn), _cancellation);
 
+        var counted = standIn.Stats.Snapshot();
         Assert.Equal(ExitCodes.Success, run.ExitCode);
-        Assert.Equal(20, _container.Count);
-        Assert.True(_container.Transactions.Count >= 4, $"{_container.Transactions.Count} transactions");
-        Assert.All(_container.Transactions, t => Assert.True(t.Operations.Sum(o => System.Text.Encoding.UTF8.GetByteCount(o.Body)) <= 2 * 1024 * 1024));
+        Assert.Equal((20L, 0L), (counted.OperationsApplied, counted.OperationsRefused)); // no request over 2 MB was refused
+        Assert.True(counted.BatchRequests >= 4, $"{counted.BatchRequests} requests");
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        Assert.Equal(new string('c', 300_000), items[("SEA", "2024-1-1-AS-2")].GetProperty("blob").GetString());
     }
 
     [Fact]
     public async Task Only_the_chosen_backends_settings_are_checked_and_missing_ones_are_named()
     {
         var run = await LoaderRunner.RunWithArgumentsAsync(
-            ["--input", Path.Combine(RepositoryPaths.Data, "sample.csv"), "--backend", "Cosmos", "--partition-key", "{dest}", "--row-key", "{flight}", "--Loader:Cosmos:PartitionKeyPath=pk"],
+            ["--input", Sample, "--backend", "Cosmos", "--partition-key", "{dest}", "--row-key", "{flight}", "--Loader:Cosmos:PartitionKeyPath=pk"],
             _cancellation);
 
         Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
@@ -153,9 +180,8 @@ public sealed class CosmosLoadTests : IDisposable
     [Fact]
     public async Task An_unreachable_account_fails_within_seconds_with_one_clear_message()
     {
-        var settings = Settings(Path.Combine(RepositoryPaths.Data, "sample.csv"));
-        settings["Loader:Cosmos:ConnectionString"] = $"AccountEndpoint=https://127.0.0.1:{AzuriteProcess.FreePort()}/;AccountKey={FakeKey};";
-        settings["Loader:Cosmos:ConnectionMode"] = "Gateway";
+        var settings = Settings(Sample, "TransactionalBatch");
+        settings["Loader:Cosmos:ConnectionString"] = $"AccountEndpoint=https://127.0.0.1:{NodeToolProcess.FreePort().ToString(CultureInfo.InvariantCulture)}/;AccountKey={CosmosStandInFixture.Key};";
         settings["Loader:ConnectTimeout"] = "00:00:10";
         var started = DateTime.UtcNow;
 
@@ -164,7 +190,7 @@ public sealed class CosmosLoadTests : IDisposable
         var report = run.RequireReport();
         Assert.Equal(ExitCodes.Unavailable, run.ExitCode);
         Assert.StartsWith("Cosmos:", report.Message, StringComparison.Ordinal);
-        Assert.DoesNotContain(FakeKey, run.Logs.AllText, StringComparison.Ordinal);
+        Assert.DoesNotContain(CosmosStandInFixture.Key, run.Logs.AllText, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", report.Message, StringComparison.Ordinal); // no stack trace
         Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(30), $"took {DateTime.UtcNow - started}");
     }

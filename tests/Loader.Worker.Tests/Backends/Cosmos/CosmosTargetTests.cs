@@ -1,0 +1,64 @@
+using Loader.Worker.Backends;
+using Loader.Worker.Backends.Cosmos;
+using Loader.Worker.Tests.Infrastructure;
+
+namespace Loader.Worker.Tests.Backends.Cosmos;
+
+/// <summary>Creating and checking the database and container before a load, through the real SDK against the stand-in and cosmosdb-server.</summary>
+public sealed class CosmosTargetTests(CosmosStandInFixture cosmos)
+{
+    private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
+    private readonly string _container = CosmosStandInFixture.UniqueContainerName("target");
+
+    private CosmosAdapter Adapter(bool create = true, string path = "/pk", string database = CosmosStandInFixture.Database) =>
+        BackendFactory.CreateCosmos(
+            new CosmosOptions
+            {
+                ConnectionString = cosmos.ConnectionString,
+                Database = database,
+                Container = _container,
+                PartitionKeyPath = path,
+                CreateIfMissing = create,
+                ConnectionMode = CosmosConnectionMode.Gateway,
+                TrustEmulatorCertificate = true,
+            },
+            maxParallelBatches: 4,
+            TimeSpan.FromSeconds(30),
+            TimeProvider.System);
+
+    [Fact]
+    public async Task Prepare_creates_the_database_and_container_on_the_configured_path_and_is_idempotent()
+    {
+        await using var adapter = Adapter(database: "created" + _container);
+
+        await adapter.PrepareAsync(_cancellation);
+        await adapter.PrepareAsync(_cancellation);
+
+        var container = await cosmos.Client.GetContainer("created" + _container, _container).ReadContainerAsync(cancellationToken: _cancellation);
+        Assert.Equal("/pk", container.Resource.PartitionKeyPath);
+    }
+
+    [Fact]
+    public async Task Prepare_refuses_a_container_partitioned_on_another_path()
+    {
+        await using (var creating = Adapter())
+        {
+            await creating.PrepareAsync(_cancellation);
+        }
+
+        await using var adapter = Adapter(create: false, path: "/dest");
+        var exception = await Assert.ThrowsAsync<InvalidOperationException>(() => adapter.PrepareAsync(_cancellation));
+
+        Assert.Equal($"container '{_container}' is partitioned on '/pk', but Loader:Cosmos:PartitionKeyPath is '/dest'.", exception.Message);
+    }
+
+    [Fact]
+    public async Task Prepare_without_creation_names_the_missing_container()
+    {
+        await using var adapter = Adapter(create: false);
+
+        var exception = await Assert.ThrowsAsync<InvalidOperationException>(() => adapter.PrepareAsync(_cancellation));
+
+        Assert.StartsWith($"database 'loads' or container '{_container}' does not exist", exception.Message, StringComparison.Ordinal);
+    }
+}
