@@ -69,8 +69,16 @@ public sealed class RatePacer
             return;
         }
 
+        var charge = outcome.RequestCharge ?? 0;
         if (outcome.Status == BatchStatus.Throttled)
         {
+            // A non-atomic write (Cosmos DB bulk) lands some items while others are throttled: what it was charged
+            // got through, and belongs in the rate the service accepted. A throttled transaction is charged nothing.
+            if (charge > 0)
+            {
+                _controller.Delivered(charge);
+            }
+
             if (_adaptive && serviceWidePushback)
             {
                 _controller.Throttled();
@@ -80,7 +88,6 @@ public sealed class RatePacer
             return;
         }
 
-        var charge = outcome.RequestCharge ?? 0;
         _requestUnits.Settle(taken - charge);
 
         if (charge > 0)
