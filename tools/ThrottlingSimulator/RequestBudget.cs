@@ -51,19 +51,37 @@ public sealed class RequestBudget
         lock (_lock)
         {
             var partition = PartitionBucket(partitionKey);
-            var waitMs = Math.Max(
-                _account?.MillisecondsUntilAvailable(cost) ?? 0,
-                partition?.MillisecondsUntilAvailable(cost) ?? 0);
-            if (waitMs > 0)
+            if (WaitMs(cost, partition) is { } waitMs)
             {
-                // Rounded up so that a client waiting exactly this long finds the budget there.
-                return new BudgetDecision(false, (int)Math.Min(int.MaxValue, Math.Max(1, Math.Ceiling(waitMs))));
+                return new BudgetDecision(false, waitMs);
             }
 
             _account?.Take(cost);
             partition?.Take(cost);
             return BudgetDecision.Admit;
         }
+    }
+
+    /// <summary>
+    /// Milliseconds until the buckets would hold <paramref name="cost"/>, taking nothing: what to tell a client whose
+    /// request was partly refused (Cosmos DB bulk) about the part refused. 0 when it fits now.
+    /// </summary>
+    public int MillisecondsUntilAvailable(double cost, string? partitionKey)
+    {
+        lock (_lock)
+        {
+            return WaitMs(cost, PartitionBucket(partitionKey)) ?? 0;
+        }
+    }
+
+    private int? WaitMs(double cost, TokenBucket? partition)
+    {
+        var waitMs = Math.Max(
+            _account?.MillisecondsUntilAvailable(cost) ?? 0,
+            partition?.MillisecondsUntilAvailable(cost) ?? 0);
+
+        // Rounded up so that a client waiting exactly this long finds the budget there.
+        return waitMs > 0 ? (int)Math.Min(int.MaxValue, Math.Max(1, Math.Ceiling(waitMs))) : null;
     }
 
     /// <summary>Fills every bucket, for a fresh start between runs.</summary>

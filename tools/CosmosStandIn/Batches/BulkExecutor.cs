@@ -7,7 +7,8 @@ namespace Loader.CosmosStandIn.Batches;
 /// <summary>
 /// Runs a non-atomic batch (what the SDK's bulk mode sends): each operation stands alone and gets its own
 /// status. The budget is spent operation by operation in order; once it runs dry, the rest of the request is
-/// answered 429 with the wait until the next would fit, and only the ones admitted run.
+/// answered 429 with the wait until the budget would hold all of that rest, and only the ones admitted run.
+/// When not one operation fits, the whole request is throttled, as the service answers it.
 /// </summary>
 public sealed class BulkExecutor(CosmosDbServerClient upstream)
 {
@@ -16,34 +17,39 @@ public sealed class BulkExecutor(CosmosDbServerClient upstream)
     {
         var results = new BatchOperationResult?[operations.Count];
         var admitted = new List<int>();
-        int? throttledFor = null;
+        var throttled = new List<int>();
         for (var i = 0; i < operations.Count; i++)
         {
             var operation = operations[i];
             if (operation.Refusal is { } refusal)
             {
                 results[i] = refusal;
-                continue;
             }
-
-            if (throttledFor is null)
+            else if (throttled.Count == 0 && budget.TryCharge(operation.Cost, operation.PartitionKeyJson).Admitted)
             {
-                var decision = budget.TryCharge(operation.Cost, operation.PartitionKeyJson);
-                if (decision.Admitted)
-                {
-                    admitted.Add(i);
-                    continue;
-                }
-
-                throttledFor = decision.RetryAfterMs;
+                admitted.Add(i);
             }
-
-            results[i] = ServiceAnswers.Throttled(throttledFor.Value);
+            else
+            {
+                throttled.Add(i);
+            }
         }
 
-        if (admitted.Count == 0 && throttledFor is { } wait)
+        if (throttled.Count > 0)
         {
-            return BatchAnswer.Throttled(wait);
+            // The wait is for all that was refused, not just its first operation: a client that waits this long
+            // and sends the rest again finds the budget for it, as it would after a whole request's 429.
+            var first = operations[throttled[0]];
+            var waitMs = Math.Max(1, budget.MillisecondsUntilAvailable(throttled.Sum(i => operations[i].Cost), first.PartitionKeyJson));
+            if (admitted.Count == 0)
+            {
+                return BatchAnswer.Throttled(waitMs);
+            }
+
+            foreach (var i in throttled)
+            {
+                results[i] = ServiceAnswers.Throttled(waitMs);
+            }
         }
 
         if (admitted.Count > 0)
