@@ -20,6 +20,13 @@ public sealed record BatchOutcome
     /// <summary>Throttling responses received during this attempt, including any the SDK retried internally.</summary>
     public int ThrottledResponses { get; init; }
 
+    /// <summary>
+    /// Answers the service gave in this attempt: one for the request, or one per operation where operations are
+    /// answered one by one (Cosmos DB bulk mode, whose <see cref="ThrottledResponses"/> count throttled operations).
+    /// The share of throttled answers is <see cref="ThrottledResponses"/> over these.
+    /// </summary>
+    public int Answers { get; init; } = 1;
+
     /// <summary>Operations the service refused, by index. With an atomic transaction nothing else was applied.</summary>
     public IReadOnlyList<OperationFailure> OperationFailures { get; init; } = [];
 

@@ -534,7 +534,7 @@ public sealed partial class LoadPipeline(
             RowsPerSecond = Math.Round(counts.RowsPerSecond, 1),
             LatencyMs = LatencySummary.From(statistics.Latency),
             Throttled = counts.Throttled,
-            ThrottledShare = counts.Requests > 0 ? Math.Round((double)counts.Throttled / counts.Requests, 4) : 0,
+            ThrottledShare = counts.Answers > 0 ? Math.Round((double)counts.Throttled / counts.Answers, 4) : 0,
             Retries = counts.Retries,
             RetryWaitSeconds = Math.Round(counts.RetryWait.TotalSeconds, 3),
             RequestCharge = charge is { } total ? Math.Round(total, 2) : null,

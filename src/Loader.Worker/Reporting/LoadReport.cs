@@ -71,7 +71,7 @@ public sealed record LoadReport
     /// <summary>Throttling responses (429, 503) the service sent.</summary>
     public required long Throttled { get; init; }
 
-    /// <summary>Throttled answers as a share of requests.</summary>
+    /// <summary>Throttled answers as a share of the service's answers: of requests, or of operations in Cosmos DB bulk mode, where each is answered on its own.</summary>
     public required double ThrottledShare { get; init; }
 
     public required long Retries { get; init; }

@@ -23,6 +23,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _linesRejected;
     private long _batches;
     private long _requests;
+    private long _answers;
     private long _throttled;
     private long _retries;
     private long _retryWaitTicks;
@@ -136,6 +137,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     public void Attempt(BatchOutcome outcome)
     {
         Interlocked.Increment(ref _requests);
+        Interlocked.Add(ref _answers, outcome.Answers);
         Latency.Record(outcome.Latency);
         metrics.Batch(outcome.Latency, outcome.RequestCharge);
         if (outcome.ThrottledResponses > 0)
@@ -183,6 +185,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             RowsAlreadyWritten: Interlocked.Read(ref _rowsAlreadyWritten),
             Batches: Interlocked.Read(ref _batches),
             Requests: Interlocked.Read(ref _requests),
+            Answers: Interlocked.Read(ref _answers),
             Throttled: Interlocked.Read(ref _throttled),
             Retries: Interlocked.Read(ref _retries),
             RetryWait: TimeSpan.FromTicks(Interlocked.Read(ref _retryWaitTicks)),
@@ -206,6 +209,7 @@ public sealed record LoadCounts(
     long RowsAlreadyWritten,
     long Batches,
     long Requests,
+    long Answers,
     long Throttled,
     long Retries,
     TimeSpan RetryWait,

@@ -43,7 +43,7 @@ public static class SummaryWriter
         text.AppendLine(c, $"  batches          {report.Batches,12:N0}   in {report.Requests:N0} requests");
         var latency = report.LatencyMs;
         text.AppendLine(c, $"  latency ms       p50 {latency.P50:N1}  p90 {latency.P90:N1}  p95 {latency.P95:N1}  p99 {latency.P99:N1}  max {latency.Max:N1}");
-        text.AppendLine(c, $"  throttled        {report.Throttled,12:N0}   {report.ThrottledShare:P1} of requests; retries {report.Retries:N0}, waited {report.RetryWaitSeconds:N1} s");
+        text.AppendLine(c, $"  throttled        {report.Throttled,12:N0}   {report.ThrottledShare:P1} of answers; retries {report.Retries:N0}, waited {report.RetryWaitSeconds:N1} s");
         var concurrency = report.Concurrency;
         text.AppendLine(c, $"  concurrency      {concurrency.Mode,12}   min {concurrency.Min}, avg {concurrency.Average:N1}, max {concurrency.Max}, final {concurrency.Final} batches in flight");
         if (report.PacedRequestUnitsPerSecond is { } paced)

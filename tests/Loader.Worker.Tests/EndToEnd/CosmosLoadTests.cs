@@ -93,6 +93,8 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         Assert.True(counted.ThrottledOperations > 0, "the budget should have been hit");
         // A transactional batch is throttled whole: one 429 per request. In bulk mode every item comes back on its own.
         Assert.Equal(mode == "Bulk" ? counted.ThrottledOperations : counted.ThrottledRequests, report.Throttled);
+        var answers = mode == "Bulk" ? counted.Operations : counted.BatchRequests;
+        Assert.Equal(Math.Round((double)report.Throttled / answers, 4), report.ThrottledShare);
         Assert.Equal(counted.RequestChargeTotal, report.RequestCharge);
         Assert.Equal(1_500, counted.OperationsApplied); // each item written once: landed ones are never sent again
         Assert.True(report.RetryWaitSeconds > 0);

@@ -179,7 +179,7 @@ public sealed class CosmosAdapter : IBackendAdapter
         var latency = _timeProvider.GetElapsedTime(started);
         if (applied.Count == responses.Length)
         {
-            return BatchOutcome.Written(200, latency, charge);
+            return BatchOutcome.Written(200, latency, charge) with { Answers = responses.Length };
         }
 
         return new BatchOutcome
@@ -190,6 +190,7 @@ public sealed class CosmosAdapter : IBackendAdapter
             RequestCharge = charge,
             RetryAfter = retryAfter,
             ThrottledResponses = throttled,
+            Answers = responses.Length,
             AppliedOperations = applied,
             OperationFailures = failures,
             Error = $"{applied.Count} of {responses.Length} items written, {throttled} throttled, {transient} to retry, {failures.Count} refused",
