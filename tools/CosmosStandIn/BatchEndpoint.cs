@@ -72,7 +72,7 @@ internal sealed class BatchEndpoint(
         var planned = operations.Select(operation => planner.Plan(operation, operation.PartitionKeyJson ?? requestPartitionKey, partitionKeyPath)).ToList();
         var answer = atomic
             ? await RunTransactionAsync(context, container, requestPartitionKey, planned)
-            : await bulk.ExecuteAsync(container, planned, budget, cancellationToken);
+            : await bulk.ExecuteAsync(container, planned, budget);
         if (answer.RetryAfterMs is { } retryAfterMs)
         {
             await ThrottledAsync(context, planned.Count, retryAfterMs);
@@ -115,12 +115,13 @@ internal sealed class BatchEndpoint(
 
     private void Count(BatchAnswer answer)
     {
-        int applied = 0, refused = 0, throttled = 0;
+        int applied = 0, created = 0, refused = 0, throttled = 0;
         foreach (var result in answer.Results)
         {
             if (result.IsSuccess)
             {
                 applied++;
+                created += result.StatusCode == 201 ? 1 : 0;
             }
             else if (result.StatusCode == 429)
             {
@@ -136,6 +137,7 @@ internal sealed class BatchEndpoint(
         stats.Update(s => s with
         {
             OperationsApplied = s.OperationsApplied + applied,
+            ItemsCreated = s.ItemsCreated + created,
             OperationsRefused = s.OperationsRefused + refused,
             ThrottledOperations = s.ThrottledOperations + throttled,
             RequestChargeTotal = s.RequestChargeTotal + charge,

@@ -6,6 +6,7 @@ namespace Loader.CosmosStandIn;
 /// <param name="ThrottledRequests">Batch requests answered 429 as a whole.</param>
 /// <param name="ThrottledOperations">Operations answered 429: every operation of a request throttled whole, and the ones a bulk request could not afford.</param>
 /// <param name="OperationsApplied">Operations that succeeded (written, replaced, read, deleted).</param>
+/// <param name="ItemsCreated">Operations answered 201 Created: items that did not exist before. With nothing else writing to a container, the items it holds.</param>
 /// <param name="OperationsRefused">Operations answered with their own error (409, 412, 404, 413, 400), not counting 424 and 429.</param>
 /// <param name="TransactionsFailed">Atomic batches that failed as a whole (one operation refused, the others 424), leaving nothing applied.</param>
 /// <param name="RequestChargeTotal">Sum of the <c>x-ms-request-charge</c> values sent on data-plane answers (batches and item requests passed through).</param>
@@ -16,6 +17,7 @@ public sealed record StandInStatsSnapshot(
     long ThrottledRequests,
     long ThrottledOperations,
     long OperationsApplied,
+    long ItemsCreated,
     long OperationsRefused,
     long TransactionsFailed,
     double RequestChargeTotal,
@@ -24,7 +26,7 @@ public sealed record StandInStatsSnapshot(
 /// <summary>What the stand-in did. One lock, so a snapshot never shows a request counted in one place and not yet in another.</summary>
 public sealed class StandInStats
 {
-    private static readonly StandInStatsSnapshot s_empty = new(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    private static readonly StandInStatsSnapshot s_empty = new(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     private readonly Lock _lock = new();
     private StandInStatsSnapshot _current = s_empty;

@@ -13,7 +13,7 @@ namespace Loader.CosmosStandIn.Batches;
 public sealed class BulkExecutor(CosmosDbServerClient upstream)
 {
     /// <returns>The answer; the whole request is throttled when not one operation could be afforded.</returns>
-    public async Task<BatchAnswer> ExecuteAsync(ContainerPath container, IReadOnlyList<PlannedOperation> operations, RequestBudget budget, CancellationToken cancellationToken)
+    public async Task<BatchAnswer> ExecuteAsync(ContainerPath container, IReadOnlyList<PlannedOperation> operations, RequestBudget budget)
     {
         var results = new BatchOperationResult?[operations.Count];
         var admitted = new List<int>();
@@ -54,7 +54,8 @@ public sealed class BulkExecutor(CosmosDbServerClient upstream)
 
         if (admitted.Count > 0)
         {
-            var applied = await upstream.ExecuteAsync(container, admitted.Select(i => operations[i].ToUpstream()).ToList(), continueOnError: true, cancellationToken).ConfigureAwait(false);
+            // Sent whatever the client does meanwhile, so what was applied is always counted.
+            var applied = await upstream.ExecuteAsync(container, admitted.Select(i => operations[i].ToUpstream()).ToList(), continueOnError: true, CancellationToken.None).ConfigureAwait(false);
             for (var k = 0; k < admitted.Count; k++)
             {
                 var operation = operations[admitted[k]];

@@ -39,11 +39,13 @@ public sealed class TransactionalBatchExecutor(CosmosDbServerClient upstream, Pa
             return Failed(operations.Count, failure.Index, failure.Result, total);
         }
 
-        var applied = await upstream.ExecuteAsync(container, operations.Select(operation => operation.ToUpstream()).ToList(), continueOnError: false, cancellationToken).ConfigureAwait(false);
+        // From here on the batch runs to its end even if the client goes away, as a committed transaction does: a
+        // write abandoned half way (or a rollback never made) would leave part of the batch applied.
+        var applied = await upstream.ExecuteAsync(container, operations.Select(operation => operation.ToUpstream()).ToList(), continueOnError: false, CancellationToken.None).ConfigureAwait(false);
         var failed = applied.Select((result, index) => (result, index)).FirstOrDefault(pair => !pair.result.IsSuccess && pair.result.StatusCode != 424);
         if (failed.result is not null)
         {
-            await RollBackAsync(container, partitionKeyJson, operations.Take(failed.index).Select(operation => operation.Id), before, cancellationToken).ConfigureAwait(false);
+            await RollBackAsync(container, partitionKeyJson, operations.Take(failed.index).Select(operation => operation.Id), before).ConfigureAwait(false);
             return Failed(operations.Count, failed.index, ServiceAnswers.Refused(failed.result.StatusCode, "Failed", ServiceAnswers.Text(failed.result.Body)), total);
         }
 
@@ -102,7 +104,7 @@ public sealed class TransactionalBatchExecutor(CosmosDbServerClient upstream, Pa
     }
 
     /// <summary>Puts the items written before a failure back as they were read.</summary>
-    private async Task RollBackAsync(ContainerPath container, string partitionKeyJson, IEnumerable<string> written, Dictionary<string, UpstreamResult> before, CancellationToken cancellationToken)
+    private async Task RollBackAsync(ContainerPath container, string partitionKeyJson, IEnumerable<string> written, Dictionary<string, UpstreamResult> before)
     {
         var restore = written.Distinct(StringComparer.Ordinal)
             .Select(id => before[id].IsSuccess
@@ -111,7 +113,7 @@ public sealed class TransactionalBatchExecutor(CosmosDbServerClient upstream, Pa
             .ToList();
         if (restore.Count > 0)
         {
-            await upstream.ExecuteAsync(container, restore, continueOnError: true, cancellationToken).ConfigureAwait(false);
+            await upstream.ExecuteAsync(container, restore, continueOnError: true, CancellationToken.None).ConfigureAwait(false);
         }
     }
 
