@@ -9,16 +9,39 @@ namespace Loader.Worker.Tests.EndToEnd;
 /// <summary>
 /// The loader in its own process, stopped the two ways a container is: killed outright (SIGKILL: a crash, an
 /// out-of-memory kill) and asked to stop (SIGTERM: Container Apps, docker stop). Started again, it finishes the load
-/// and the table ends exactly equal to the input.
+/// and the store ends exactly equal to the input. One suite; each backend says how to reach, count and read its store.
 /// </summary>
-public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
+public abstract class ProcessStopTests : IDisposable
 {
     private static readonly TimeSpan s_loadTimeout = TimeSpan.FromMinutes(10);
 
-    private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _directory = new();
 
-    public void Dispose() => _directory.Dispose();
+    protected CancellationToken Cancellation { get; } = TestContext.Current.CancellationToken;
+
+    /// <summary>Rows of the load killed at 40%, 60% and 80%.</summary>
+    protected abstract int KilledLoadRows { get; }
+
+    /// <summary>Rows of the load stopped with SIGTERM after 5,000 settled rows.</summary>
+    protected virtual int StoppedLoadRows => 60_000;
+
+    public void Dispose()
+    {
+        _directory.Dispose();
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Where a load goes: for a <paramref name="large"/> one a service of its own, so it slows no other test. Disposed by the caller.</summary>
+    protected abstract Task<IAsyncDisposable> StartStoreAsync(bool large);
+
+    /// <summary>The backend's settings for loading <paramref name="flights"/> into a target named after <paramref name="name"/> in <paramref name="store"/>.</summary>
+    protected abstract Dictionary<string, string?> StoreSettings(SkewedFlights flights, string name, IAsyncDisposable store);
+
+    /// <summary>How many entities the target holds now.</summary>
+    protected abstract Task<long> CountStoredAsync(Dictionary<string, string?> settings, IAsyncDisposable store);
+
+    /// <summary>Fails unless the target holds exactly what <paramref name="flights"/> expects.</summary>
+    protected abstract Task AssertStoreEqualsAsync(SkewedFlights flights, Dictionary<string, string?> settings, IAsyncDisposable store);
 
     /// <summary>
     /// Real data is skewed: a rare key's batch opened early, or a hot partition's batches queued one behind another, used
@@ -29,17 +52,15 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
     [Fact]
     public async Task A_skewed_load_killed_at_several_points_re_sends_at_each_restart_only_what_settled_after_the_last_checkpoint()
     {
-        const int Rows = 120_000;
-        // Its own Azurite: this many rows would slow the shared one for every other test.
-        await using var service = await AzuriteProcess.StartAsync(cancellationToken: _cancellation);
-        var flights = SkewedFlights.Write(_directory, Rows);
-        var table = AzuriteFixture.UniqueTableName("crash");
-        var settings = WithOutputs(flights.Settings(service.ConnectionString, table));
+        var rows = KilledLoadRows;
+        // Its own service: this many rows would slow the shared one for every other test.
+        await using var store = await StartStoreAsync(large: true);
+        var flights = SkewedFlights.Write(_directory, rows);
+        var settings = WithOutputs(StoreSettings(flights, "crash", store));
         settings["Loader:CheckpointInterval"] = "00:00:01";
         settings["Loader:ProgressInterval"] = "00:00:00.5";
         settings["Loader:LogFormat"] = "Json";
         var window = TimeSpan.FromSeconds(1 + (2 * 0.5));
-        var connectionString = service.ConnectionString;
 
         long settledEarlier = 0;
         foreach (var share in new[] { 0.4, 0.6, 0.8 })
@@ -47,43 +68,43 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
             ProgressLine[] progress;
             await using (var loader = LoaderProcess.Start(settings))
             {
-                progress = await WhenWrittenAsync(loader, (long)(Rows * share) - settledEarlier);
+                progress = await WhenWrittenAsync(loader, (long)(rows * share) - settledEarlier);
                 await loader.KillAsync();
             }
 
-            var checkpoint = (await Checkpoints(settings).ReadAsync(_cancellation))!;
+            var checkpoint = (await Checkpoints(settings).ReadAsync(Cancellation))!;
             var pending = checkpoint.Pending.Sum(range => range[1] - range[0] + 1);
             var skips = checkpoint.ReadUpTo >= checkpoint.NextRecord ? checkpoint.ReadUpTo - pending : checkpoint.NextRecord - 1;
-            var stored = (await AzuriteFixture.ReadTableAsync(connectionString, table, _cancellation)).Count;
+            var stored = await CountStoredAsync(settings, store);
             // Rows settled at the kill: the entities stored, plus at most every row that repeats an earlier key.
             var resent = Math.Max(0, stored + flights.Data.DuplicateRows - skips);
             var last = progress[^1];
             var writtenInWindow = last.RowsWritten - (progress.LastOrDefault(line => line.At <= last.At - window)?.RowsWritten ?? 0);
             var bound = writtenInWindow + flights.Data.DuplicateRows;
             Measurements.Record(string.Create(CultureInfo.InvariantCulture,
-                $"SIGKILL with {stored:N0} of {Rows:N0} skewed rows stored: the checkpoint's watermark is record {checkpoint.NextRecord:N0}, it had read to {checkpoint.ReadUpTo:N0} with {pending:N0} rows still in batches; the restart skips {skips:N0} and re-sends at most {resent:N0} rows (bound: {writtenInWindow:N0} written in the last {window.TotalSeconds:0.#} s)"));
+                $"{GetType().Name}: SIGKILL with {stored:N0} of {rows:N0} skewed rows stored: the checkpoint's watermark is record {checkpoint.NextRecord:N0}, it had read to {checkpoint.ReadUpTo:N0} with {pending:N0} rows still in batches; the restart skips {skips:N0} and re-sends at most {resent:N0} rows (bound: {writtenInWindow:N0} written in the last {window.TotalSeconds:0.#} s)"));
             Assert.True(resent <= bound, $"a restart after the kill at {share:P0} would re-send {resent:N0} rows, more than the {bound:N0} written in the last {window.TotalSeconds:0.#} s");
             settledEarlier = skips;
         }
 
         await using (var last = LoaderProcess.Start(settings))
         {
-            Assert.Equal(ExitCodes.Success, await last.WaitForExitAsync(s_loadTimeout, _cancellation));
+            Assert.Equal(ExitCodes.Success, await last.WaitForExitAsync(s_loadTimeout, Cancellation));
         }
 
         var report = ReadReport(settings);
         Assert.True(report.GetProperty("reconciled").GetBoolean());
         Assert.Equal(settledEarlier, report.GetProperty("rowsSkipped").GetInt64());
-        flights.AssertTableEquals(await AzuriteFixture.ReadTableAsync(connectionString, table, _cancellation));
+        await AssertStoreEqualsAsync(flights, settings, store);
     }
 
     [Fact]
     public async Task On_SIGTERM_it_stops_writes_checkpoint_and_report_exits_non_zero_and_a_restart_completes_the_load()
     {
-        const int Rows = 60_000;
-        var flights = SkewedFlights.Write(_directory, Rows);
-        var table = AzuriteFixture.UniqueTableName("sigterm");
-        var settings = WithOutputs(flights.Settings(azurite.ConnectionString, table));
+        var rows = StoppedLoadRows;
+        await using var store = await StartStoreAsync(large: false);
+        var flights = SkewedFlights.Write(_directory, rows);
+        var settings = WithOutputs(StoreSettings(flights, "sigterm", store));
         settings["Loader:CheckpointInterval"] = "00:00:00.5";
         settings["Loader:MaxBufferedRows"] = "2000"; // the reader stays close behind the writes, so the stop lands mid-input
 
@@ -91,21 +112,21 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
         {
             await WhenSettledAsync(settings, 5_000, first);
             first.Terminate();
-            Assert.Equal(ExitCodes.Stopped, await first.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation));
+            Assert.Equal(ExitCodes.Stopped, await first.WaitForExitAsync(TimeSpan.FromMinutes(1), Cancellation));
         }
 
         var stopped = ReadReport(settings);
         Assert.Equal("Stopped", stopped.GetProperty("outcome").GetString());
         Assert.True(stopped.GetProperty("reconciled").GetBoolean());
-        var checkpoint = (await Checkpoints(settings).ReadAsync(_cancellation))!;
+        var checkpoint = (await Checkpoints(settings).ReadAsync(Cancellation))!;
         Assert.False(checkpoint.Completed);
-        Assert.InRange(checkpoint.NextRecord - 1, 5_000, Rows - 1);
+        Assert.InRange(checkpoint.NextRecord - 1, 5_000, rows - 1);
 
         await using var restart = LoaderProcess.Start(settings);
-        Assert.Equal(ExitCodes.Success, await restart.WaitForExitAsync(s_loadTimeout, _cancellation));
+        Assert.Equal(ExitCodes.Success, await restart.WaitForExitAsync(s_loadTimeout, Cancellation));
 
         Assert.Equal(checkpoint.NextRecord - 1, ReadReport(settings).GetProperty("rowsSkipped").GetInt64());
-        flights.AssertTableEquals(await azurite.ReadTableAsync(table, _cancellation));
+        await AssertStoreEqualsAsync(flights, settings, store);
     }
 
     private Dictionary<string, string?> WithOutputs(Dictionary<string, string?> settings)
@@ -128,7 +149,7 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
             }
 
             Assert.False(loader.HasExited, $"the loader exited before it wrote {rows:N0} rows:{Environment.NewLine}{loader.Output}");
-            await Task.Delay(50, _cancellation);
+            await Task.Delay(50, Cancellation);
         }
     }
 
@@ -138,10 +159,10 @@ public sealed class ProcessStopTests(AzuriteFixture azurite) : IDisposable
     private async Task WhenSettledAsync(Dictionary<string, string?> settings, long rows, LoaderProcess loader)
     {
         var store = Checkpoints(settings);
-        while ((await store.ReadAsync(_cancellation))?.NextRecord - 1 is not { } settled || settled < rows)
+        while ((await store.ReadAsync(Cancellation))?.NextRecord - 1 is not { } settled || settled < rows)
         {
             Assert.False(loader.HasExited, $"the loader exited before {rows:N0} rows were settled:{Environment.NewLine}{loader.Output}");
-            await Task.Delay(100, _cancellation);
+            await Task.Delay(100, Cancellation);
         }
     }
 

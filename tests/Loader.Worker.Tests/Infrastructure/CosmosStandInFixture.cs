@@ -57,6 +57,25 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
     public Task<StandInHost> StartStandInAsync(StandInOptions options, CancellationToken cancellationToken = default) =>
         StandInHost.StartAsync(options with { Upstream = Server.Endpoint }, cancellationToken);
 
+    /// <summary>A cosmosdb-server and a stand-in of a test's own, for a load large enough to slow the shared ones.</summary>
+    public static async Task<OwnStandIn> StartOwnAsync(CancellationToken cancellationToken)
+    {
+        var server = await CosmosDbServerProcess.StartAsync(cancellationToken);
+        try
+        {
+            return new OwnStandIn(server, await StandInHost.StartAsync(new StandInOptions { Upstream = server.Endpoint }, cancellationToken), ownsServer: true);
+        }
+        catch
+        {
+            await server.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>A stand-in of a test's own on the shared cosmosdb-server, so its counters are the test's alone.</summary>
+    public async Task<OwnStandIn> StartOwnStandInAsync(CancellationToken cancellationToken) =>
+        new(Server, await StartStandInAsync(new StandInOptions(), cancellationToken), ownsServer: false);
+
     /// <summary>A container name no other test uses.</summary>
     public static string UniqueContainerName(string prefix = "c") =>
         $"{prefix}{Environment.ProcessId}x{Interlocked.Increment(ref s_containers)}";
@@ -81,11 +100,18 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
         return created.Container;
     }
 
-    /// <summary>Every item of a container, keyed by (partition key value, id), read straight from cosmosdb-server's feed.</summary>
-    public async Task<Dictionary<(string, string), JsonElement>> ReadContainerAsync(string container, string partitionKeyProperty = "pk", CancellationToken cancellationToken = default)
+    /// <summary>
+    /// Every item of a container, keyed by (partition key value, id), read straight from cosmosdb-server's feed: for
+    /// small containers only, as its feed costs about a millisecond an item per page (use the stand-in's ReadItemsAsync beyond a few thousand).
+    /// </summary>
+    public Task<Dictionary<(string, string), JsonElement>> ReadContainerAsync(string container, string partitionKeyProperty = "pk", CancellationToken cancellationToken = default) =>
+        ReadContainerAsync(Server, container, partitionKeyProperty, cancellationToken);
+
+    /// <summary>Every item of a container of <paramref name="server"/>, keyed by (partition key value, id).</summary>
+    private static async Task<Dictionary<(string, string), JsonElement>> ReadContainerAsync(CosmosDbServerProcess server, string container, string partitionKeyProperty = "pk", CancellationToken cancellationToken = default)
     {
         var items = new Dictionary<(string, string), JsonElement>();
-        using var http = new HttpClient { BaseAddress = Server.Endpoint };
+        using var http = new HttpClient { BaseAddress = server.Endpoint };
         string? continuation = null;
         do
         {
@@ -120,4 +146,21 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
         MaxRetryAttemptsOnRateLimitedRequests = 0,
         AllowBulkExecution = bulk,
     });
+
+    /// <summary>A stand-in of a test's own, on a cosmosdb-server of its own (stopped with it) or the shared one.</summary>
+    public sealed class OwnStandIn(CosmosDbServerProcess server, StandInHost standIn, bool ownsServer) : IAsyncDisposable
+    {
+        public CosmosDbServerProcess Server => server;
+
+        public StandInHost StandIn => standIn;
+
+        public async ValueTask DisposeAsync()
+        {
+            await standIn.DisposeAsync();
+            if (ownsServer)
+            {
+                await server.DisposeAsync();
+            }
+        }
+    }
 }

@@ -46,12 +46,19 @@ public sealed class SkewedFlights
         return new SkewedFlights(path, data, expected);
     }
 
-    /// <summary>The settings a user would give for this file: keys from the flight columns, numbers typed.</summary>
-    public Dictionary<string, string?> Settings(string connectionString, string table) => new()
+    /// <summary>The settings a user would give to load this file into a table: keys from the flight columns, numbers typed.</summary>
+    public Dictionary<string, string?> Settings(string connectionString, string table)
+    {
+        var settings = KeySettings();
+        settings["Loader:Tables:ConnectionString"] = connectionString;
+        settings["Loader:Tables:Table"] = table;
+        return settings;
+    }
+
+    /// <summary>The input, key templates and column types, whatever the backend.</summary>
+    public Dictionary<string, string?> KeySettings() => new()
     {
         ["Loader:Input"] = Path,
-        ["Loader:Tables:ConnectionString"] = connectionString,
-        ["Loader:Tables:Table"] = table,
         ["Loader:PartitionKey"] = "{dest}",
         ["Loader:RowKey"] = "{year}-{month}-{day}-{carrier}-{flight}",
         ["Loader:Columns:year"] = "Int32",
