@@ -9,30 +9,35 @@ using Xunit.Sdk;
 namespace Loader.Worker.Tests.EndToEnd;
 
 /// <summary>
-/// Loads a <see cref="CorpusCase"/> into a fresh table on Azurite through the real host and checks everything it
-/// promises: exit code, outcome and message, the report's counts, the rejects file line by line (reason, and the
-/// record exactly as it stood in the input), and every entity of the table with its values and types.
+/// Loads a <see cref="CorpusCase"/> into a fresh table or container (see <see cref="ICorpusStore"/>) through the real
+/// host and checks everything it promises: exit code, outcome and message, the report's counts, the rejects file line
+/// by line (reason, and the record exactly as it stood in the input), and every stored entity with its values and types.
 /// </summary>
 public static class CorpusRunner
 {
-    public static async Task<LoaderRun> LoadAndVerifyAsync(
+    /// <summary>Loads the case into a table on Azurite (a fresh one unless <paramref name="table"/> names one).</summary>
+    public static Task<LoaderRun> LoadAndVerifyAsync(
         AzuriteFixture azurite,
         TestDirectory directory,
         CorpusCase corpus,
         CancellationToken cancellationToken,
-        string? table = null)
+        string? table = null) =>
+        LoadAndVerifyAsync(new TablesCorpusStore(azurite, table ?? AzuriteFixture.UniqueTableName("corpus")), directory, corpus, cancellationToken);
+
+    public static async Task<LoaderRun> LoadAndVerifyAsync(
+        ICorpusStore store,
+        TestDirectory directory,
+        CorpusCase corpus,
+        CancellationToken cancellationToken)
     {
         var input = InputLines.Read(corpus.InputPath);
         CheckExpectationsAccountForEveryLine(corpus, input);
 
-        table ??= AzuriteFixture.UniqueTableName("corpus");
         var rejectsPath = directory.File("rejects.csv");
         var reportPath = directory.File("report.json");
-        var settings = new Dictionary<string, string?>(StringComparer.Ordinal)
+        var settings = new Dictionary<string, string?>(store.Settings(), StringComparer.Ordinal)
         {
             ["Loader:Input"] = corpus.InputPath,
-            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
-            ["Loader:Tables:Table"] = table,
             ["Loader:ReportPath"] = reportPath,
             ["Loader:RejectsPath"] = rejectsPath,
             ["Loader:ProgressInterval"] = "00:00:01",
@@ -69,23 +74,22 @@ public static class CorpusRunner
 
         if (corpus.ExitCode == ExitCodes.InvalidConfiguration)
         {
-            await VerifyNothingHappenedAsync(azurite, table, report, rejectsPath, cancellationToken);
+            VerifyNothingHappened(report, rejectsPath);
+            Assert.False(await store.ExistsAsync(cancellationToken), "a load stopped at start creates no table or container");
             return run;
         }
 
         VerifyCounts(corpus, report, reportPath, Context);
         VerifyRejects(corpus, input, rejectsPath, Context);
-        await VerifyTableAsync(azurite, table, corpus, cancellationToken);
+        await VerifyStoreAsync(store, corpus, cancellationToken);
         return run;
     }
 
-    /// <summary>A load stopped at start: no row read, no rejects file, and the table was never created.</summary>
-    private static async Task VerifyNothingHappenedAsync(AzuriteFixture azurite, string table, LoadReport report, string rejectsPath, CancellationToken cancellationToken)
+    /// <summary>A load stopped at start: no row read and no rejects file.</summary>
+    private static void VerifyNothingHappened(LoadReport report, string rejectsPath)
     {
         Assert.Equal((0L, 0L, 0L, 0L, 0L), (report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed));
         Assert.False(File.Exists(rejectsPath), "a load stopped at start opens no rejects file");
-        var missing = await Assert.ThrowsAsync<Azure.RequestFailedException>(async () => await azurite.ReadTableAsync(table, cancellationToken));
-        Assert.Equal(404, missing.Status);
     }
 
     private static void VerifyCounts(CorpusCase corpus, LoadReport report, string reportPath, Func<string> context)
@@ -160,29 +164,30 @@ public static class CorpusRunner
         return rejects;
     }
 
-    private static async Task VerifyTableAsync(AzuriteFixture azurite, string table, CorpusCase corpus, CancellationToken cancellationToken)
+    private static async Task VerifyStoreAsync(ICorpusStore store, CorpusCase corpus, CancellationToken cancellationToken)
     {
-        var stored = await azurite.ReadTableAsync(table, cancellationToken);
+        var stored = await store.ReadAsync(cancellationToken);
         var expected = corpus.Rows.ToDictionary(row => (row.PartitionKey, row.RowKey));
         var missing = expected.Keys.Where(key => !stored.ContainsKey(key)).ToList();
         var extra = stored.Keys.Where(key => !expected.ContainsKey(key)).ToList();
         if (missing.Count > 0 || extra.Count > 0)
         {
-            throw new XunitException($"{corpus.Name}: the table holds {stored.Count} entities, expected {expected.Count}; "
+            throw new XunitException($"{corpus.Name}: the store holds {stored.Count} entities, expected {expected.Count}; "
                 + $"missing: [{string.Join(", ", missing.Select(Describe))}], unexpected: [{string.Join(", ", extra.Select(Describe))}]");
         }
 
         foreach (var (key, row) in expected)
         {
-            var properties = stored[key].Properties;
+            var properties = stored[key];
+            var expectedProperties = store.AsStored(row.Properties);
             var names = string.Join(", ", properties.Keys.Order(StringComparer.Ordinal));
-            var expectedNames = string.Join(", ", row.Properties.Keys.Order(StringComparer.Ordinal));
+            var expectedNames = string.Join(", ", expectedProperties.Keys.Order(StringComparer.Ordinal));
             if (names != expectedNames)
             {
                 throw new XunitException($"{corpus.Name}: entity {Describe(key)} (line {row.Line}) has properties [{names}], expected [{expectedNames}]");
             }
 
-            foreach (var (name, value) in row.Properties)
+            foreach (var (name, value) in expectedProperties)
             {
                 var actual = properties[name];
                 if (actual.GetType() != value.GetType() || !actual.Equals(value))
