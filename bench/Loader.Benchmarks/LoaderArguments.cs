@@ -6,19 +6,22 @@ namespace Loader.Benchmarks;
 public static class LoaderArguments
 {
     /// <summary>A load into the Table service at <paramref name="connectionString"/>, or with none a dry run, which connects to nothing.</summary>
-    public static IReadOnlyList<string> For(string input, BenchSettings settings, string reportPath, string? connectionString)
+    public static IReadOnlyList<string> For(string input, BenchSettings settings, string reportPath, string? connectionString) =>
+        For(input, settings, reportPath, connectionString is null ? ["--table", FlightSchema.Table, "--dry-run"] : ["--table", FlightSchema.Table, $"--Loader:Tables:ConnectionString={connectionString}"]);
+
+    /// <summary>A load with <paramref name="target"/> naming where it goes (backend, endpoint, table or container).</summary>
+    public static IReadOnlyList<string> For(string input, BenchSettings settings, string reportPath, IReadOnlyList<string> target)
     {
         List<string> arguments =
         [
             "--input", input,
-            "--table", FlightSchema.Table,
             "--partition-key", FlightSchema.PartitionKey,
             "--row-key", FlightSchema.RowKey,
             "--parallel", Invariant($"{settings.Parallel}"),
             "--report", reportPath,
         ];
         arguments.AddRange(FlightSchema.ColumnTypes(settings.Columns).Select(column => $"--Loader:Columns:{column.Key}={column.Value}"));
-        arguments.Add(connectionString is null ? "--dry-run" : $"--Loader:Tables:ConnectionString={connectionString}");
+        arguments.AddRange(target);
         return arguments;
     }
 }

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Azure;
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Hosting;
 using static System.FormattableString;
@@ -9,7 +8,9 @@ namespace Loader.Benchmarks;
 /// <summary>
 /// Running at the rate the service allows: the loader through the throttling simulator (Cosmos DB for Table's RU
 /// budget and 429s in front of Azurite), at default settings and, for comparison, with a fixed 32 batches in
-/// flight. The budget B is the baseline: the load should use nearly all of it with few 429s and lose nothing.
+/// flight; then the same load into Cosmos DB for NoSQL through the real SDK, against the Cosmos DB stand-in with
+/// the same budget and cost per row. The budget B is the baseline: each default load should use nearly all of it
+/// with few 429s and lose nothing.
 /// </summary>
 public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
 {
@@ -41,58 +42,64 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
             output,
             cancellationToken);
         var folder = bench.Folder;
-        output.WriteLine(Invariant($"- service: for each run a fresh in-memory Azurite behind the throttling simulator in this process (`--ru-per-second {settings.Budget} --burst-seconds 1 --ru-per-kb {settings.RuPerKilobyte}`); the table is counted on Azurite afterwards"));
+        output.WriteLine(Invariant($"- service: for each Table run a fresh in-memory Azurite behind the throttling simulator in this process (`--ru-per-second {settings.Budget} --burst-seconds 1 --ru-per-kb {settings.RuPerKilobyte}`), the table counted on Azurite afterwards; for the Cosmos DB run a fresh cosmosdb-server behind the Cosmos DB stand-in in this process (same budget, burst and cost per KiB; the loader in Gateway mode), the items counted as the stand-in created them"));
         output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below; its output and report are in {folder}");
         output.WriteLine();
 
         output.WriteLine("## Runs");
-        var adaptive = await MeasureAsync(Invariant($"default (Adaptive, --parallel {settings.Parallel})"), "adaptive", settings, [], mustThrottle: true, bench.Data, folder, cancellationToken);
-        var fixedRun = await MeasureAsync(Invariant($"Fixed, --parallel {FixedParallel}"), "fixed", settings with { Parallel = FixedParallel }, ["--Loader:Concurrency=Fixed"], mustThrottle: false, bench.Data, folder, cancellationToken);
+        async Task<IThrottledService> Tables(CancellationToken token) => await ThrottledService.StartAsync(settings, token);
+        var adaptive = await MeasureAsync(Invariant($"default (Adaptive, --parallel {settings.Parallel})"), "adaptive", Tables, settings, [], mustThrottle: true, bench.Data, folder, cancellationToken);
+        var fixedRun = await MeasureAsync(Invariant($"Fixed, --parallel {FixedParallel}"), "fixed", Tables, settings with { Parallel = FixedParallel }, ["--Loader:Concurrency=Fixed"], mustThrottle: false, bench.Data, folder, cancellationToken);
+        var cosmos = await MeasureAsync(
+            Invariant($"Cosmos DB default (TransactionalBatch, Adaptive, --parallel {settings.Parallel})"), "cosmos",
+            async token => await CosmosThrottledService.StartAsync(settings, "TransactionalBatch", token), settings, [], mustThrottle: true, bench.Data, folder, cancellationToken);
         output.WriteLine();
 
-        var targets = new[]
-        {
-            new TargetCheck("RU/s over the load, % of B", adaptive.PercentOfBudget, BudgetTargetPercent, AtLeast: true),
-            new TargetCheck("429s, % of requests", adaptive.ThrottledPercent, ThrottledTargetPercent, AtLeast: false),
-            new TargetCheck("rows lost", adaptive.RowsLost, 0, AtLeast: false),
-            new TargetCheck("report counts differing from the simulator's", adaptive.CountsDiffering, 0, AtLeast: false),
-        };
-        var valid = adaptive.Problem is null && fixedRun.Problem is null;
-        ThrottlePrinter.Print(output, settings, adaptive, fixedRun, targets, valid);
+        TargetCheck[] targets = [.. Targets(adaptive, ""), .. Targets(cosmos, "Cosmos DB: ")];
+        var valid = adaptive.Problem is null && fixedRun.Problem is null && cosmos.Problem is null;
+        ThrottlePrinter.Print(output, settings, [adaptive, fixedRun, cosmos], fixedRun, targets, valid);
 
-        bench.Finish(loadAverage => new ThrottleResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, adaptive, fixedRun, targets, valid, loadAverage));
+        bench.Finish(loadAverage => new ThrottleResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, adaptive, fixedRun, cosmos, targets, valid, loadAverage));
         return BenchExitCodes.Of(valid, targets);
     }
 
+    private static IEnumerable<TargetCheck> Targets(ThrottleRun run, string prefix) =>
+    [
+        new TargetCheck(prefix + "RU/s over the load, % of B", run.PercentOfBudget, BudgetTargetPercent, AtLeast: true),
+        new TargetCheck(prefix + "429s, % of requests", run.ThrottledPercent, ThrottledTargetPercent, AtLeast: false),
+        new TargetCheck(prefix + "rows lost", run.RowsLost, 0, AtLeast: false),
+        new TargetCheck(prefix + "report counts differing from the service's", run.CountsDiffering, 0, AtLeast: false),
+    ];
+
     private async Task<ThrottleRun> MeasureAsync(
-        string name, string file, BenchSettings run, IReadOnlyList<string> extra, bool mustThrottle, Dataset data, string folder, CancellationToken cancellationToken)
+        string name,
+        string file,
+        Func<CancellationToken, Task<IThrottledService>> start,
+        BenchSettings run,
+        IReadOnlyList<string> extra,
+        bool mustThrottle,
+        Dataset data,
+        string folder,
+        CancellationToken cancellationToken)
     {
-        await using var service = await ThrottledService.StartAsync(settings, cancellationToken);
+        await using var service = await start(cancellationToken);
         var reportPath = Path.Combine(folder, file + ".json");
         List<string> arguments =
         [
-            .. LoaderArguments.For(data.Path, run, reportPath, service.ConnectionString),
+            .. LoaderArguments.For(data.Path, run, reportPath, service.LoaderArguments),
             "--Loader:Retry:MaxAttempts=10", // the default, spelled out: the Fixed run's failed rows depend on it
             $"--Loader:ProgressInterval={ProgressInterval}",
             .. extra,
         ];
-        var azuriteCpu = new CpuMeter(service.AzuritePid);
+        var storeCpu = new CpuMeter(service.StorePid);
         var simulatorCpu = new CpuMeter(Environment.ProcessId);
         var loader = await LoaderProcess.RunAsync(arguments, reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
-        var (azuriteCores, simulatorCores) = (azuriteCpu.CoresUsed(), simulatorCpu.CoresUsed());
-        var counted = service.Simulator.Stats.Snapshot();
-        output.WriteLine($"- {name}: `{loader.CommandLine}`");
+        var (storeCores, simulatorCores) = (storeCpu.CoresUsed(), simulatorCpu.CoresUsed());
+        var counted = service.Counted();
+        output.WriteLine($"- {name}, into {service.Description}: `{loader.CommandLine}`");
 
         var clock = Stopwatch.StartNew();
-        long? stored;
-        try
-        {
-            stored = await TableCount.CountAsync(service.Azurite.ConnectionString, FlightSchema.Table, cancellationToken);
-        }
-        catch (RequestFailedException exception) when (exception.Status == 404)
-        {
-            stored = null; // the table was never created
-        }
+        var stored = await service.CountStoredAsync(cancellationToken);
 
         var report = loader.Report;
         var timeline = report?.Timeline ?? [];
@@ -120,7 +127,7 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
             ReportRequestCharge = report?.RequestCharge,
             Concurrency = report?.Concurrency,
             PacedRequestUnitsPerSecond = report?.PacedRequestUnitsPerSecond,
-            AzuriteCores = azuriteCores,
+            StoreCores = storeCores,
             LoaderCores = loader.CoresUsed,
             SimulatorCores = simulatorCores,
             WindowSeconds = step,
@@ -131,8 +138,8 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
         };
 
         var unreported = measured.RowsLost - measured.RowsFailed;
-        output.WriteLine(Invariant($"  {measured.RowsWritten:N0} rows written, {measured.RowsFailed:N0} failed, in {seconds:N1} s; the table holds {stored ?? 0:N0} of {data.DistinctKeys:N0} (counted in {clock.Elapsed.TotalSeconds:N1} s); ")
-            + Invariant($"the simulator saw {counted.Requests:N0} batches, answered {counted.Throttled:N0} with 429 and charged {counted.RequestChargeTotal:N0} RU")
+        output.WriteLine(Invariant($"  {measured.RowsWritten:N0} rows written, {measured.RowsFailed:N0} failed, in {seconds:N1} s; the store holds {stored ?? 0:N0} of {data.DistinctKeys:N0} (counted in {clock.Elapsed.TotalSeconds:N1} s); ")
+            + Invariant($"the service (simulator or stand-in) saw {counted.Requests:N0} batches, answered {counted.Throttled:N0} with 429 and charged {counted.RequestChargeTotal:N0} RU")
             + (unreported > 0 ? Invariant($" -- {unreported:N0} rows MISSING that the loader did not report failed") : "")
             + (measured.Problem is { } problem ? " -- INVALID: " + problem : ""));
         return measured;
@@ -145,8 +152,8 @@ public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
         var report when loader.ExitCode is not (ExitCodes.Success or ExitCodes.RowsFailed) =>
             $"the loader exited with {loader.ExitCode}: {report.Outcome} {report.Message} (see {loader.LogPath})",
         { Reconciled: false } => $"the loader's counts do not reconcile (see {loader.LogPath})",
-        _ when stored is null => "the table was never created",
-        _ when counted.UpstreamFailures > 0 => Invariant($"Azurite did not answer {counted.UpstreamFailures:N0} forwarded batches"),
+        _ when stored is null => "the table or container was never created",
+        _ when counted.UpstreamFailures > 0 => Invariant($"the store did not answer {counted.UpstreamFailures:N0} forwarded batches"),
         _ when mustThrottle && counted.Throttled == 0 =>
             "not one 429: the budget never limited the load, so it measured Azurite, not throttling (more --rows or a lower --budget)",
         _ => null,

@@ -5,14 +5,13 @@ namespace Loader.Benchmarks;
 /// <summary>The tables of <c>throttle</c>: the two runs side by side, the loader's counts against the simulator's, the pace over time, the targets.</summary>
 public static class ThrottlePrinter
 {
-    // Azurite runs its JavaScript on one thread: near one core busy, it may be what limits the load, not the budget.
+    // Azurite and cosmosdb-server run their JavaScript on one thread: near one core busy, the store may be what limits the load, not the budget.
     private const double SaturatedCores = 0.9;
 
-    public static void Print(TextWriter output, BenchSettings settings, ThrottleRun adaptive, ThrottleRun fixedRun, IReadOnlyList<TargetCheck> targets, bool valid)
+    public static void Print(TextWriter output, BenchSettings settings, IReadOnlyList<ThrottleRun> runs, ThrottleRun fixedRun, IReadOnlyList<TargetCheck> targets, bool valid)
     {
-        ThrottleRun[] runs = [adaptive, fixedRun];
-        output.WriteLine(Invariant($"## Results (B = {settings.Budget:N0} RU/s; RU/s = the simulator's charge total / the report's elapsed seconds)"));
-        var results = new MarkdownTable("run", "seconds", "rows written", "rows failed", "rows in table", "rows lost", "RU/s", "% of B", "429s % of requests");
+        output.WriteLine(Invariant($"## Results (B = {settings.Budget:N0} RU/s; RU/s = the service's charge total / the report's elapsed seconds)"));
+        var results = new MarkdownTable("run", "seconds", "rows written", "rows failed", "rows stored", "rows lost", "RU/s", "% of B", "429s % of requests");
         foreach (var run in runs)
         {
             results.Add(run.Name, Format.Number(run.Seconds, 1), Format.Number(run.RowsWritten), Format.Number(run.RowsFailed), Format.Number(run.Stored),
@@ -21,8 +20,8 @@ public static class ThrottlePrinter
 
         results.Write(output);
 
-        output.WriteLine("## The loader's report against the simulator's counters (must be equal)");
-        var counts = new MarkdownTable("run", "requests: report / simulator", "429s: report / simulator", "RU charged: report / simulator", "result");
+        output.WriteLine("## The loader's report against the service's counters: the simulator's, or the stand-in's (must be equal)");
+        var counts = new MarkdownTable("run", "requests: report / service", "429s: report / service", "RU charged: report / service", "result");
         foreach (var run in runs)
         {
             counts.Add(run.Name, Pair(run.ReportRequests, run.Simulator.Requests), Pair(run.ReportThrottled, run.Simulator.Throttled),
@@ -31,19 +30,19 @@ public static class ThrottlePrinter
 
         counts.Write(output);
 
-        output.WriteLine("## How the loader held the pace (Azurite runs JavaScript on one thread: near 1.0 core it, not the budget, sets the pace)");
-        var pace = new MarkdownTable("run", "concurrency min / avg / max", "paced RU/s at the end", "Azurite cores", "loader cores", "simulator cores (this process)");
+        output.WriteLine("## How the loader held the pace (the store runs JavaScript on one thread: near 1.0 core it, not the budget, sets the pace)");
+        var pace = new MarkdownTable("run", "concurrency min / avg / max", "paced RU/s at the end", "store cores (Azurite, cosmosdb-server)", "loader cores", "simulator or stand-in cores (this process)");
         foreach (var run in runs)
         {
             pace.Add(run.Name, run.Concurrency is { } c ? Invariant($"{c.Min} / {c.Average:N1} / {c.Max}") : "–", Format.Number(run.PacedRequestUnitsPerSecond),
-                Format.Number(run.AzuriteCores, 2), Format.Number(run.LoaderCores, 2), Format.Number(run.SimulatorCores, 2));
+                Format.Number(run.StoreCores, 2), Format.Number(run.LoaderCores, 2), Format.Number(run.SimulatorCores, 2));
         }
 
         pace.Write(output);
-        var busiest = runs.Max(run => run.AzuriteCores ?? 0);
+        var busiest = runs.Max(run => run.StoreCores ?? 0);
         output.WriteLine(busiest >= SaturatedCores
-            ? Invariant($"Azurite was SATURATED ({busiest:N2} cores): it may have set the pace, not the budget; rerun on an idle machine or with a lower --budget.")
-            : Invariant($"Azurite kept at most {busiest:N2} cores busy, short of saturation: the budget, not Azurite, set the pace."));
+            ? Invariant($"A store was SATURATED ({busiest:N2} cores): it may have set the pace, not the budget; rerun on an idle machine or with a lower --budget.")
+            : Invariant($"The stores kept at most {busiest:N2} cores busy, short of saturation: the budget, not the store, set the pace."));
         output.WriteLine();
 
         foreach (var run in runs)
@@ -51,7 +50,7 @@ public static class ThrottlePrinter
             PrintConvergence(output, run);
         }
 
-        output.WriteLine("## Targets (default settings; the Fixed run is for comparison only)");
+        output.WriteLine("## Targets (default settings, Table and Cosmos DB; the Fixed run is for comparison only)");
         var checks = new MarkdownTable("target", "value", "target", "result");
         foreach (var target in targets)
         {
@@ -61,7 +60,7 @@ public static class ThrottlePrinter
         checks.Write(output);
         output.WriteLine(Invariant($"For comparison, {fixedRun.Name}: {fixedRun.PercentOfBudget:N1}% of B, {fixedRun.ThrottledPercent:N2}% of requests throttled, {fixedRun.RowsFailed:N0} rows failed, {fixedRun.RowsLost:N0} lost."));
         output.WriteLine(valid
-            ? "Both runs are sound: each loader finished and reconciled, and each table was counted."
+            ? "Every run is sound: each loader finished and reconciled, and each store was counted."
             : "INVALID: a run failed (see the runs above); its numbers mean nothing. Exit code 3.");
     }
 

@@ -2,7 +2,8 @@ namespace Loader.Benchmarks;
 
 /// <summary>
 /// What <c>throttle</c> writes to bench/results/throttle-&lt;time&gt;.json: the load at default settings (checked
-/// against the targets) and the Fixed one it is compared with. Not valid when either run measured nothing.
+/// against the targets), the Fixed one it is compared with, and the Cosmos DB load at default settings (checked
+/// against the same targets). Not valid when any run measured nothing.
 /// </summary>
 public sealed record ThrottleResults(
     DateTimeOffset StartedAt,
@@ -12,6 +13,7 @@ public sealed record ThrottleResults(
     string DataCommandLine,
     ThrottleRun Adaptive,
     ThrottleRun Fixed,
+    ThrottleRun Cosmos,
     IReadOnlyList<TargetCheck> Targets,
     bool Valid,
     string LoadAverageAtEnd);

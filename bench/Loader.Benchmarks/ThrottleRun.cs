@@ -38,6 +38,7 @@ public sealed record ThrottleRun
     /// <summary>Rows of the input the table does not hold, whether the loader reported them failed or not.</summary>
     public long RowsLost => Expected - (Stored ?? 0);
 
+    /// <summary>What the service's front counted: the throttling simulator, or the Cosmos DB stand-in in its terms.</summary>
     public required SimulatorStatsSnapshot Simulator { get; init; }
 
     public long? ReportRequests { get; init; }
@@ -65,7 +66,8 @@ public sealed record ThrottleRun
     /// <summary>The request-unit rate the loader paced at in the end; null when unpaced.</summary>
     public double? PacedRequestUnitsPerSecond { get; init; }
 
-    public double? AzuriteCores { get; init; }
+    /// <summary>Cores the store's own process kept busy: Azurite, or cosmosdb-server for the Cosmos DB run.</summary>
+    public double? StoreCores { get; init; }
 
     public double? LoaderCores { get; init; }
 
@@ -83,6 +85,6 @@ public sealed record ThrottleRun
     /// <summary>429s before the pace settled (all of them when it never did).</summary>
     public long ThrottledBeforeSettled { get; init; }
 
-    /// <summary>Why the run measured nothing (the loader crashed, the table could not be counted, Azurite failed); null when it is sound.</summary>
+    /// <summary>Why the run measured nothing (the loader crashed, the store could not be counted or failed); null when it is sound.</summary>
     public string? Problem { get; init; }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Azure;
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -8,7 +9,7 @@ namespace Loader.Benchmarks;
 /// A fresh in-memory Azurite behind the throttling simulator, which runs in this process: a Table service that
 /// charges request units and answers 429 over its budget, as Cosmos DB for Table does. Azurite never throttles.
 /// </summary>
-public sealed class ThrottledService : IAsyncDisposable
+public sealed class ThrottledService : IThrottledService
 {
     private ThrottledService(AzuriteProcess azurite, SimulatorHost simulator)
     {
@@ -19,6 +20,26 @@ public sealed class ThrottledService : IAsyncDisposable
     public AzuriteProcess Azurite { get; }
 
     public SimulatorHost Simulator { get; }
+
+    public string Description => "Azurite behind the throttling simulator (Cosmos DB for Table)";
+
+    public IReadOnlyList<string> LoaderArguments => ["--table", FlightSchema.Table, $"--Loader:Tables:ConnectionString={ConnectionString}"];
+
+    public int? StorePid => AzuritePid;
+
+    public SimulatorStatsSnapshot Counted() => Simulator.Stats.Snapshot();
+
+    public async Task<long?> CountStoredAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await TableCount.CountAsync(Azurite.ConnectionString, FlightSchema.Table, cancellationToken);
+        }
+        catch (RequestFailedException exception) when (exception.Status == 404)
+        {
+            return null; // the table was never created
+        }
+    }
 
     /// <summary>The loader's way in: the emulator account, reached through the simulator.</summary>
     public string ConnectionString =>

@@ -6,7 +6,7 @@ namespace Loader.Worker.Tests.Infrastructure;
 /// A real <c>@vercel/cosmosdb-server</c> process (tools/node_modules) on a free loopback port, in plain HTTP: it
 /// speaks Cosmos DB's REST protocol for databases, containers, JSON point operations and queries, and keeps
 /// everything in memory. It cannot decode the .NET SDK's binary batches; the <c>CosmosStandIn</c> in front of it
-/// does (see <see cref="CosmosStandInFixture"/>), and is also the TLS end the SDK requires.
+/// does (see the tests' <c>CosmosStandInFixture</c>), and is also the TLS end the SDK requires.
 /// </summary>
 public sealed class CosmosDbServerProcess : IAsyncDisposable
 {
