@@ -1,4 +1,5 @@
-using System.Globalization;
+using Loader.ThrottlingSimulator;
+using static Loader.ThrottlingSimulator.OptionArguments;
 
 namespace Loader.CosmosStandIn;
 
@@ -12,36 +13,18 @@ public static class CommandLine
     /// <summary>The options the arguments describe, validated; <see cref="ArgumentException"/> says what is wrong.</summary>
     public static StandInOptions Parse(IReadOnlyList<string> args)
     {
-        ArgumentNullException.ThrowIfNull(args);
-        var options = new StandInOptions();
-        for (var i = 0; i < args.Count; i++)
+        var options = OptionArguments.Parse(args, new StandInOptions(), static (options, name, value) => name switch
         {
-            var name = args[i];
-            if (i + 1 >= args.Count)
-            {
-                throw new ArgumentException($"{name} needs a value.");
-            }
-
-            var value = args[++i];
-            options = name switch
-            {
-                "--upstream" => options with { Upstream = Uri.TryCreate(value, UriKind.Absolute, out var uri) ? uri : throw Invalid(name, value) },
-                "--host" => options with { Host = value },
-                "--port" => options with { Port = int.TryParse(value, NumberStyles.Integer, CultureInfo.InvariantCulture, out var port) ? port : throw Invalid(name, value) },
-                "--ru-per-second" => options with { RuPerSecond = Double(name, value) },
-                "--partition-ru-per-second" => options with { PartitionRuPerSecond = Double(name, value) },
-                "--burst-seconds" => options with { BurstSeconds = Double(name, value) },
-                "--ru-per-kb" => options with { RuPerKilobyte = Double(name, value) },
-                _ => throw new ArgumentException($"unknown option {name}."),
-            };
-        }
-
+            "--upstream" => options with { Upstream = AbsoluteUri(name, value) },
+            "--host" => options with { Host = value },
+            "--port" => options with { Port = WholeNumber(name, value) },
+            "--ru-per-second" => options with { RuPerSecond = Number(name, value) },
+            "--partition-ru-per-second" => options with { PartitionRuPerSecond = Number(name, value) },
+            "--burst-seconds" => options with { BurstSeconds = Number(name, value) },
+            "--ru-per-kb" => options with { RuPerKilobyte = Number(name, value) },
+            _ => throw Unknown(name),
+        });
         options.Validate();
         return options;
     }
-
-    private static double Double(string name, string value) =>
-        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) ? number : throw Invalid(name, value);
-
-    private static ArgumentException Invalid(string name, string value) => new($"{name} '{value}' is not valid.");
 }

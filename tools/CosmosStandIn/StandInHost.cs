@@ -1,16 +1,8 @@
-using System.Net;
 using System.Text.Json;
 using Loader.CosmosStandIn.Batches;
 using Loader.CosmosStandIn.Upstream;
 using Loader.ThrottlingSimulator;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
 
 namespace Loader.CosmosStandIn;
 
@@ -18,22 +10,20 @@ namespace Loader.CosmosStandIn;
 /// A running stand-in: Kestrel serving HTTPS on <see cref="Endpoint"/> in front of cosmosdb-server. Start it from a
 /// test with <see cref="StartAsync(StandInOptions, CancellationToken)"/>, or as a process through the command line.
 /// </summary>
-public sealed class StandInHost : IAsyncDisposable
+public sealed class StandInHost : IProxyHost
 {
-    private readonly WebApplication _app;
-    private readonly HttpClient _upstream;
+    private readonly RunningServer _server;
     private readonly RequestBudget _budget;
     private readonly CosmosDbServerClient _documents;
 
-    private StandInHost(WebApplication app, HttpClient upstream, CosmosDbServerClient documents, RequestBudget budget, StandInOptions options, StandInStats stats, Uri endpoint)
+    private StandInHost(RunningServer server, CosmosDbServerClient documents, RequestBudget budget, StandInOptions options, StandInStats stats)
     {
         _documents = documents;
-        _app = app;
-        _upstream = upstream;
+        _server = server;
         _budget = budget;
         Options = options;
         Stats = stats;
-        Endpoint = endpoint;
+        Endpoint = server.Endpoint;
     }
 
     public StandInOptions Options { get; }
@@ -59,26 +49,13 @@ public sealed class StandInHost : IAsyncDisposable
 
         var stats = new StandInStats();
         var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider);
-        var upstream = CreateUpstreamClient();
+        var upstream = LoopbackServer.CreateUpstreamClient();
         var documents = new CosmosDbServerClient(upstream, options.Upstream);
         var batches = new BatchEndpoint(documents, new OperationPlanner(options.RuPerKilobyte), new TransactionalBatchExecutor(documents, new PartitionLocks()), new BulkExecutor(documents), budget, stats);
         var passThrough = new PassThroughEndpoint(new HttpForwarder(options.Upstream, upstream), stats);
         var pointReads = new PointReadEndpoint(documents, stats);
-        var admin = new StatsEndpoint(stats, () => Reset(stats, budget));
-
-        // The empty builder reads no configuration files or environment and logs nothing: a test fixture
-        // should behave the same wherever it runs, and every answer it gives is visible to its client anyway.
-        var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions { ContentRootPath = AppContext.BaseDirectory });
-        var certificate = SelfSignedCertificate.ForLocalhost();
-        builder.WebHost.UseKestrelCore().ConfigureKestrel(kestrel =>
-        {
-            kestrel.AddServerHeader = false;
-            kestrel.Limits.MaxRequestBodySize = null; // the batch endpoint answers oversize batches as the service does
-            kestrel.Listen(IPAddress.Parse(options.Host), options.Port, listen => listen.UseHttps(certificate));
-        });
-
-        var app = builder.Build();
-        app.Run(async context =>
+        var admin = new StatsEndpoint("/_standin", stats.Snapshot, () => Reset(stats, budget));
+        var server = await LoopbackServer.StartAsync(options.Host, options.Port, SelfSignedCertificate.ForLocalhost(), upstream, async context =>
         {
             if (await admin.TryHandleAsync(context))
             {
@@ -110,22 +87,9 @@ public sealed class StandInHost : IAsyncDisposable
             }
 
             await passThrough.HandleAsync(context);
-        });
+        }, cancellationToken);
 
-        try
-        {
-            await app.StartAsync(cancellationToken);
-        }
-        catch
-        {
-            await app.DisposeAsync();
-            upstream.Dispose();
-            throw;
-        }
-
-        var bound = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
-        var endpoint = new UriBuilder(bound) { Scheme = Uri.UriSchemeHttps, Host = options.Host, Path = "/" }.Uri;
-        return new StandInHost(app, upstream, documents, budget, options, stats, endpoint);
+        return new StandInHost(server, documents, budget, options, stats);
     }
 
     /// <summary>
@@ -158,33 +122,13 @@ public sealed class StandInHost : IAsyncDisposable
     public void Reset() => Reset(Stats, _budget);
 
     /// <summary>Runs until <paramref name="cancellationToken"/> fires or the process is asked to stop.</summary>
-    public Task WaitForShutdownAsync(CancellationToken cancellationToken = default) => _app.WaitForShutdownAsync(cancellationToken);
+    public Task WaitForShutdownAsync(CancellationToken cancellationToken = default) => _server.WaitForShutdownAsync(cancellationToken);
 
-    public async ValueTask DisposeAsync()
-    {
-        await _app.StopAsync();
-        await _app.DisposeAsync();
-        _upstream.Dispose();
-    }
+    public ValueTask DisposeAsync() => _server.DisposeAsync();
 
     private static void Reset(StandInStats stats, RequestBudget budget)
     {
         stats.Reset();
         budget.Fill();
     }
-
-    private static HttpClient CreateUpstreamClient() =>
-        new(new SocketsHttpHandler
-        {
-            UseProxy = false,
-            UseCookies = false,
-            AllowAutoRedirect = false,
-            AutomaticDecompression = DecompressionMethods.None,
-            PooledConnectionLifetime = TimeSpan.FromMinutes(5),
-            ConnectTimeout = TimeSpan.FromSeconds(10),
-            MaxConnectionsPerServer = 64,
-        })
-        {
-            Timeout = Timeout.InfiniteTimeSpan,
-        };
 }

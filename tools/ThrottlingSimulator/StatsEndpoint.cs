@@ -4,27 +4,32 @@ using Microsoft.AspNetCore.Http;
 namespace Loader.ThrottlingSimulator;
 
 /// <summary>
-/// <c>GET /_simulator/stats</c> and <c>POST /_simulator/reset</c>, for benchmarks that run the simulator as a
-/// separate process. The prefix cannot clash with the Table service, whose paths start with the account name.
+/// <c>GET {prefix}/stats</c> and <c>POST {prefix}/reset</c> of a test proxy, for benchmarks that run it as a separate
+/// process: the counters as camelCase JSON, and a fresh start. The prefix (<c>/_simulator</c>, <c>/_standin</c>)
+/// cannot clash with the service's own paths.
 /// </summary>
-internal sealed class StatsEndpoint(SimulatorStats stats, Action reset)
+public sealed class StatsEndpoint(string prefix, Func<object> snapshot, Action reset)
 {
-    public const string StatsPath = "/_simulator/stats";
-    public const string ResetPath = "/_simulator/reset";
+    public const string SimulatorPrefix = "/_simulator";
 
     private static readonly JsonSerializerOptions s_json = new(JsonSerializerDefaults.Web);
 
-    /// <summary>Answers the request when it is one of the simulator's own; false leaves it to the proxy.</summary>
+    private readonly string _statsPath = prefix + "/stats";
+    private readonly string _resetPath = prefix + "/reset";
+
+    /// <summary>Answers the request when it is one of these two; false leaves it to the proxy.</summary>
     public async Task<bool> TryHandleAsync(HttpContext context)
     {
+        ArgumentNullException.ThrowIfNull(context);
         var path = context.Request.Path;
-        if (path.Equals(StatsPath, StringComparison.Ordinal) && HttpMethods.IsGet(context.Request.Method))
+        if (path.Equals(_statsPath, StringComparison.Ordinal) && HttpMethods.IsGet(context.Request.Method))
         {
-            await context.Response.WriteAsJsonAsync(stats.Snapshot(), s_json, context.RequestAborted);
+            var counters = snapshot();
+            await context.Response.WriteAsJsonAsync(counters, counters.GetType(), s_json, context.RequestAborted);
             return true;
         }
 
-        if (path.Equals(ResetPath, StringComparison.Ordinal) && HttpMethods.IsPost(context.Request.Method))
+        if (path.Equals(_resetPath, StringComparison.Ordinal) && HttpMethods.IsPost(context.Request.Method))
         {
             reset();
             context.Response.StatusCode = StatusCodes.Status204NoContent;
