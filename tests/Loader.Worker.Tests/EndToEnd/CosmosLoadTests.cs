@@ -144,6 +144,43 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
 
     [Theory]
     [MemberData(nameof(Modes))]
+    public async Task Under_merge_the_rows_properties_are_laid_over_the_stored_items_and_missing_items_are_created(string mode)
+    {
+        // Two partitions of 150 rows (two batches each); every other item exists with a property the rows do not carry.
+        var existing = await cosmos.CreateContainerAsync(_container, cancellationToken: _cancellation);
+        var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "delay");
+        for (var i = 0; i < 300; i++)
+        {
+            var (dest, id) = ($"D{i % 2}", $"2024-1-1-AA-{i}");
+            csv.Row(dest, 2024, 1, 1, "AA", i, i);
+            if (i % 2 == 0)
+            {
+                var item = $$"""{"id":"{{id}}","pk":"{{dest}}","delay":-1,"gate":"G{{i}}"}""";
+                await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey(dest), cancellationToken: _cancellation);
+            }
+        }
+
+        var settings = Settings(_directory.WriteCsv("merge.csv", csv.ToString()), mode);
+        settings["Loader:WriteMode"] = "Merge";
+        settings["Loader:Columns:delay"] = "Int32";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal((300L, 300L, 0L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        Assert.Equal(300, items.Count);
+        for (var i = 0; i < 300; i++)
+        {
+            var item = items[($"D{i % 2}", $"2024-1-1-AA-{i}")];
+            Assert.Equal(i, item.GetProperty("delay").GetInt32());
+            Assert.Equal(i % 2 == 0 ? $"G{i}" : null, item.TryGetProperty("gate", out var gate) ? gate.GetString() : null);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Modes))]
     public async Task Large_items_go_in_requests_under_the_services_2_MB_limit(string mode)
     {
         await using var standIn = await cosmos.StartStandInAsync(new StandInOptions(), _cancellation);

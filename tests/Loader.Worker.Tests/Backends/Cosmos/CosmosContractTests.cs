@@ -1,10 +1,8 @@
-using System.Text.Json;
 using Loader.Abstractions;
 using Loader.CosmosStandIn;
 using Loader.Worker.Backends;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Tests.Infrastructure;
-using Microsoft.Azure.Cosmos;
 
 namespace Loader.Worker.Tests.Backends.Cosmos;
 
@@ -47,18 +45,8 @@ public abstract class CosmosContractTests(CosmosStandInFixture cosmos, CosmosWri
         return adapter;
     }
 
-    protected override async Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey)
-    {
-        var container = cosmos.Client.GetContainer(CosmosStandInFixture.Database, _containers[adapter]);
-        using var response = await container.ReadItemStreamAsync(rowKey, new PartitionKey(partitionKey), cancellationToken: Cancellation);
-        if (!response.IsSuccessStatusCode)
-        {
-            return null;
-        }
-
-        using var document = await JsonDocument.ParseAsync(response.Content, cancellationToken: Cancellation);
-        return CosmosItems.Properties(document.RootElement.Clone());
-    }
+    protected override Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey) =>
+        CosmosItems.ReadAsync(cosmos.Client.GetContainer(CosmosStandInFixture.Database, _containers[adapter]), partitionKey, rowKey, Cancellation);
 
     public async ValueTask DisposeAsync()
     {

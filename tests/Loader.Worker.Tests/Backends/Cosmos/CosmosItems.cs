@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Microsoft.Azure.Cosmos;
 
 namespace Loader.Worker.Tests.Backends.Cosmos;
 
@@ -6,6 +7,19 @@ namespace Loader.Worker.Tests.Backends.Cosmos;
 internal static class CosmosItems
 {
     private static readonly HashSet<string> s_system = ["id", "pk", "_rid", "_self", "_etag", "_attachments", "_ts"];
+
+    /// <summary>The stored properties of an item (keys excluded), read by its id and partition key; null when it is not there.</summary>
+    public static async Task<IReadOnlyDictionary<string, object>?> ReadAsync(Container container, string partitionKey, string id, CancellationToken cancellationToken)
+    {
+        using var response = await container.ReadItemStreamAsync(id, new PartitionKey(partitionKey), cancellationToken: cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            return null;
+        }
+
+        using var document = await JsonDocument.ParseAsync(response.Content, cancellationToken: cancellationToken);
+        return Properties(document.RootElement);
+    }
 
     public static IReadOnlyDictionary<string, object> Properties(JsonElement item)
     {

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Microsoft.Azure.Cosmos;
@@ -47,18 +46,8 @@ public sealed class CosmosLiveContractTests : AdapterContractTests, IAsyncDispos
 
     protected override async Task<IBackendAdapter?> CreateThrottlingAdapterAsync() => await CreateAsync(throughput: 400);
 
-    protected override async Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey)
-    {
-        var container = _created[^1].Container;
-        using var response = await container.ReadItemStreamAsync(rowKey, new PartitionKey(partitionKey), cancellationToken: Cancellation);
-        if (!response.IsSuccessStatusCode)
-        {
-            return null;
-        }
-
-        using var document = await JsonDocument.ParseAsync(response.Content, cancellationToken: Cancellation);
-        return CosmosItems.Properties(document.RootElement.Clone());
-    }
+    protected override Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey) =>
+        CosmosItems.ReadAsync(_created[^1].Container, partitionKey, rowKey, Cancellation);
 
     public async ValueTask DisposeAsync()
     {
