@@ -13,7 +13,27 @@ internal static class CosmosItemRules
 {
     private static readonly SearchValues<char> s_forbiddenIdCharacters = SearchValues.Create("/\\#?");
 
-    public static string? CheckPropertyName(string name) => name.Length == 0 ? "is empty" : null;
+    /// <summary>
+    /// A JSON property name may be any string, but a control character in a header name (a line break, a tab) is a
+    /// broken export far more often than a name anyone means, and no query could name it plainly.
+    /// </summary>
+    public static string? CheckPropertyName(string name)
+    {
+        if (name.Length == 0)
+        {
+            return "is empty";
+        }
+
+        foreach (var c in name)
+        {
+            if (char.IsControl(c))
+            {
+                return string.Create(CultureInfo.InvariantCulture, $"contains control character U+{(int)c:X4}; Cosmos DB property names take any other character");
+            }
+        }
+
+        return null;
+    }
 
     /// <summary>The first character of <paramref name="text"/> a Cosmos DB id may not contain, quoted; null when there is none.</summary>
     public static string? ForbiddenIdCharacter(string text)
