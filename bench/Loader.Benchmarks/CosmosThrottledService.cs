@@ -11,7 +11,6 @@ namespace Loader.Benchmarks;
 /// </summary>
 public sealed class CosmosThrottledService : IThrottledService
 {
-    private const string Key = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
     private const string Database = "bench";
 
     private readonly CosmosDbServerProcess _server;
@@ -30,7 +29,7 @@ public sealed class CosmosThrottledService : IThrottledService
     public IReadOnlyList<string> LoaderArguments =>
     [
         "--backend", "Cosmos",
-        $"--Loader:Cosmos:ConnectionString={_standIn.ConnectionString(Key)}",
+        $"--Loader:Cosmos:ConnectionString={_standIn.ConnectionString()}",
         $"--Loader:Cosmos:Database={Database}",
         $"--Loader:Cosmos:Container={FlightSchema.Table}",
         $"--Loader:Cosmos:Mode={_mode}",

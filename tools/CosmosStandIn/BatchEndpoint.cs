@@ -35,7 +35,7 @@ internal sealed class BatchEndpoint(
         var request = context.Request;
         var cancellationToken = context.RequestAborted;
         var body = await ReadBodyAsync(request, cancellationToken);
-        stats.Update(s => s with { BatchRequests = s.BatchRequests + 1 });
+        stats.Record(s => s with { BatchRequests = s.BatchRequests + 1 });
         if (body is null)
         {
             await WholeRequestAsync(context, 413, "RequestEntityTooLarge", ServiceAnswers.TooLargeMessage);
@@ -53,7 +53,7 @@ internal sealed class BatchEndpoint(
             return;
         }
 
-        stats.Update(s => s with { Operations = s.Operations + operations.Count });
+        stats.Record(s => s with { Operations = s.Operations + operations.Count });
         if (operations.Count is 0 or > MaxOperations)
         {
             await WholeRequestAsync(context, 400, "BadRequest", $"A batch holds 1 to {MaxOperations} operations; this one holds {operations.Count}.");
@@ -107,7 +107,7 @@ internal sealed class BatchEndpoint(
         var answer = await transactions.ExecuteAsync(container, partitionKeyJson, planned, context.RequestAborted);
         if (!answer.Results.All(result => result.IsSuccess))
         {
-            stats.Update(s => s with { TransactionsFailed = s.TransactionsFailed + 1 });
+            stats.Record(s => s with { TransactionsFailed = s.TransactionsFailed + 1 });
         }
 
         return answer;
@@ -134,7 +134,7 @@ internal sealed class BatchEndpoint(
         }
 
         var charge = answer.RequestCharge;
-        stats.Update(s => s with
+        stats.Record(s => s with
         {
             OperationsApplied = s.OperationsApplied + applied,
             ItemsCreated = s.ItemsCreated + created,
@@ -147,7 +147,7 @@ internal sealed class BatchEndpoint(
     /// <summary>The whole request refused for want of budget: 429, sub-status 3200, the wait, and no charge.</summary>
     private async Task ThrottledAsync(HttpContext context, int operations, int retryAfterMs)
     {
-        stats.Update(s => s with { ThrottledRequests = s.ThrottledRequests + 1, ThrottledOperations = s.ThrottledOperations + operations });
+        stats.Record(s => s with { ThrottledRequests = s.ThrottledRequests + 1, ThrottledOperations = s.ThrottledOperations + operations });
         context.Response.Headers["x-ms-retry-after-ms"] = retryAfterMs.ToString(CultureInfo.InvariantCulture);
         await WholeRequestAsync(context, 429, "TooManyRequests", ServiceAnswers.ThrottledMessage, ServiceAnswers.RequestRateTooLargeSubstatus);
     }

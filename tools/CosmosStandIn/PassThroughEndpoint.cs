@@ -19,7 +19,7 @@ internal sealed class PassThroughEndpoint(HttpForwarder forwarder, StandInStats 
             await forwarder.ForwardAsync(context, beforeBody: response =>
             {
                 var charge = itemRequest && double.TryParse(response.Headers["x-ms-request-charge"], NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : 0;
-                stats.Update(s => s with { PassedThrough = s.PassedThrough + 1, RequestChargeTotal = s.RequestChargeTotal + charge });
+                stats.Record(s => s with { PassedThrough = s.PassedThrough + 1, RequestChargeTotal = s.RequestChargeTotal + charge });
             });
         }
         catch (HttpRequestException exception)

@@ -40,7 +40,7 @@ internal sealed class PointReadEndpoint(CosmosDbServerClient upstream, StandInSt
 
         var result = (await upstream.ExecuteAsync(container, [new UpstreamOperation("Read", partitionKey, id)], continueOnError: true, context.RequestAborted))[0];
         var charge = Batches.OperationPlanner.ReadRuPerKilobyte;
-        stats.Update(s => s with { PassedThrough = s.PassedThrough + 1, RequestChargeTotal = s.RequestChargeTotal + charge });
+        stats.Record(s => s with { PassedThrough = s.PassedThrough + 1, RequestChargeTotal = s.RequestChargeTotal + charge });
         response.Headers["x-ms-request-charge"] = charge.ToString(CultureInfo.InvariantCulture);
         response.StatusCode = result.StatusCode;
         if (result.IsSuccess)

@@ -7,23 +7,19 @@ using Microsoft.AspNetCore.Http;
 namespace Loader.CosmosStandIn;
 
 /// <summary>
-/// A running stand-in: Kestrel serving HTTPS on <see cref="Endpoint"/> in front of cosmosdb-server. Start it from a
+/// A running stand-in: Kestrel serving HTTPS on <see cref="ProxyHost.Endpoint"/> in front of cosmosdb-server. Start it from a
 /// test with <see cref="StartAsync(StandInOptions, CancellationToken)"/>, or as a process through the command line.
 /// </summary>
-public sealed class StandInHost : IProxyHost
+public sealed class StandInHost : ProxyHost
 {
-    private readonly RunningServer _server;
-    private readonly RequestBudget _budget;
     private readonly CosmosDbServerClient _documents;
 
-    private StandInHost(RunningServer server, CosmosDbServerClient documents, RequestBudget budget, StandInOptions options, StandInStats stats)
+    private StandInHost(RunningServer server, Action reset, CosmosDbServerClient documents, StandInOptions options, StandInStats stats)
+        : base(server, reset)
     {
         _documents = documents;
-        _server = server;
-        _budget = budget;
         Options = options;
         Stats = stats;
-        Endpoint = server.Endpoint;
     }
 
     public StandInOptions Options { get; }
@@ -31,11 +27,11 @@ public sealed class StandInHost : IProxyHost
     /// <summary>The live counters.</summary>
     public StandInStats Stats { get; }
 
-    /// <summary>Where the SDK reaches the stand-in: <c>https://127.0.0.1:&lt;port&gt;/</c>.</summary>
-    public Uri Endpoint { get; }
+    /// <summary>The Cosmos DB emulator's published key: neither the stand-in nor cosmosdb-server checks keys, but clients sign with one.</summary>
+    public const string EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
 
-    /// <summary>A connection string for the stand-in; cosmosdb-server checks no key, so any well-formed one does.</summary>
-    public string ConnectionString(string key) => $"AccountEndpoint={Endpoint};AccountKey={key};";
+    /// <summary>A connection string for the stand-in; as no key is checked, any well-formed one does.</summary>
+    public string ConnectionString(string key = EmulatorKey) => $"AccountEndpoint={Endpoint};AccountKey={key};";
 
     public static Task<StandInHost> StartAsync(StandInOptions options, CancellationToken cancellationToken = default) =>
         StartAsync(options, TimeProvider.System, cancellationToken);
@@ -49,12 +45,13 @@ public sealed class StandInHost : IProxyHost
 
         var stats = new StandInStats();
         var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider);
+        var reset = ResetOf(stats, budget);
         var upstream = LoopbackServer.CreateUpstreamClient();
         var documents = new CosmosDbServerClient(upstream, options.Upstream);
         var batches = new BatchEndpoint(documents, new OperationPlanner(options.RuPerKilobyte), new TransactionalBatchExecutor(documents, new PartitionLocks()), new BulkExecutor(documents), budget, stats);
         var passThrough = new PassThroughEndpoint(new HttpForwarder(options.Upstream, upstream), stats);
         var pointReads = new PointReadEndpoint(documents, stats);
-        var admin = new StatsEndpoint("/_standin", stats.Snapshot, () => Reset(stats, budget));
+        var admin = new StatsEndpoint("/_standin", stats.Snapshot, reset);
         var server = await LoopbackServer.StartAsync(options.Host, options.Port, SelfSignedCertificate.ForLocalhost(), upstream, async context =>
         {
             if (await admin.TryHandleAsync(context))
@@ -89,7 +86,7 @@ public sealed class StandInHost : IProxyHost
             await passThrough.HandleAsync(context);
         }, cancellationToken);
 
-        return new StandInHost(server, documents, budget, options, stats);
+        return new StandInHost(server, reset, documents, options, stats);
     }
 
     /// <summary>
@@ -116,19 +113,5 @@ public sealed class StandInHost : IProxyHost
         }
 
         return found;
-    }
-
-    /// <summary>Zeroes the counters and fills the buckets, as <c>POST /_standin/reset</c> does.</summary>
-    public void Reset() => Reset(Stats, _budget);
-
-    /// <summary>Runs until <paramref name="cancellationToken"/> fires or the process is asked to stop.</summary>
-    public Task WaitForShutdownAsync(CancellationToken cancellationToken = default) => _server.WaitForShutdownAsync(cancellationToken);
-
-    public ValueTask DisposeAsync() => _server.DisposeAsync();
-
-    private static void Reset(StandInStats stats, RequestBudget budget)
-    {
-        stats.Reset();
-        budget.Fill();
     }
 }

@@ -1,4 +1,4 @@
-using System.Globalization;
+using static Loader.ThrottlingSimulator.OptionChecks;
 
 namespace Loader.CosmosStandIn;
 
@@ -34,18 +34,6 @@ public sealed record StandInOptions
     {
         // The stand-in is the TLS end the SDK talks to; behind it, plain HTTP to cosmosdb-server (--no-ssl) on loopback.
         Require(Upstream.IsAbsoluteUri && Upstream.Scheme == Uri.UriSchemeHttp, "--upstream must be an absolute http URL (cosmosdb-server started with --no-ssl).");
-        Require(Port is >= 0 and <= 65535, "--port must be between 0 and 65535.");
-        Require(RuPerSecond >= 0 && double.IsFinite(RuPerSecond), "--ru-per-second must be 0 (off) or positive.");
-        Require(PartitionRuPerSecond >= 0 && double.IsFinite(PartitionRuPerSecond), "--partition-ru-per-second must be 0 (off) or positive.");
-        Require(BurstSeconds > 0 && double.IsFinite(BurstSeconds), "--burst-seconds must be positive.");
-        Require(RuPerKilobyte > 0 && double.IsFinite(RuPerKilobyte), string.Create(CultureInfo.InvariantCulture, $"--ru-per-kb must be positive, not {RuPerKilobyte}."));
-    }
-
-    private static void Require(bool condition, string message)
-    {
-        if (!condition)
-        {
-            throw new ArgumentException(message);
-        }
+        RequirePortAndBudget(Port, RuPerSecond, PartitionRuPerSecond, BurstSeconds, RuPerKilobyte);
     }
 }

@@ -1,3 +1,5 @@
+using Loader.ThrottlingSimulator;
+
 namespace Loader.CosmosStandIn;
 
 /// <summary>The counters at one moment; served as camelCase JSON by <c>GET /_standin/stats</c>.</summary>
@@ -23,35 +25,8 @@ public sealed record StandInStatsSnapshot(
     double RequestChargeTotal,
     long PassedThrough);
 
-/// <summary>What the stand-in did. One lock, so a snapshot never shows a request counted in one place and not yet in another.</summary>
-public sealed class StandInStats
+/// <summary>What the stand-in did.</summary>
+public sealed class StandInStats() : ProxyCounters<StandInStatsSnapshot>(new(0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 {
-    private static readonly StandInStatsSnapshot s_empty = new(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-
-    private readonly Lock _lock = new();
-    private StandInStatsSnapshot _current = s_empty;
-
-    public StandInStatsSnapshot Snapshot()
-    {
-        lock (_lock)
-        {
-            return _current;
-        }
-    }
-
-    public void Reset()
-    {
-        lock (_lock)
-        {
-            _current = s_empty;
-        }
-    }
-
-    internal void Update(Func<StandInStatsSnapshot, StandInStatsSnapshot> change)
-    {
-        lock (_lock)
-        {
-            _current = change(_current);
-        }
-    }
+    internal void Record(Func<StandInStatsSnapshot, StandInStatsSnapshot> change) => Update(change);
 }

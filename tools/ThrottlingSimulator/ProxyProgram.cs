@@ -1,18 +1,10 @@
 namespace Loader.ThrottlingSimulator;
 
-/// <summary>A test proxy started from the command line: its endpoint, and a way to run until asked to stop.</summary>
-public interface IProxyHost : IAsyncDisposable
-{
-    Uri Endpoint { get; }
-
-    Task WaitForShutdownAsync(CancellationToken cancellationToken = default);
-}
-
 /// <summary>The <c>Main</c> of a test proxy: read the options (exit 2 with the usage when they are wrong), start, print one line scripts can wait for, run until stopped.</summary>
 public static class ProxyProgram
 {
     public static async Task<int> RunAsync<TOptions>(
-        IReadOnlyList<string> args, Func<IReadOnlyList<string>, TOptions> parse, string usage, Func<TOptions, Task<IProxyHost>> start, Func<TOptions, Uri, string> startLine)
+        IReadOnlyList<string> args, Func<IReadOnlyList<string>, TOptions> parse, string usage, Func<TOptions, Task<ProxyHost>> start, Func<TOptions, Uri, string> startLine)
     {
         ArgumentNullException.ThrowIfNull(parse);
         ArgumentNullException.ThrowIfNull(start);

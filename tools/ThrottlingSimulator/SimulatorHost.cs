@@ -1,30 +1,22 @@
 namespace Loader.ThrottlingSimulator;
 
 /// <summary>
-/// A running simulator: Kestrel on <see cref="Endpoint"/> in front of the upstream service. Start it from a
+/// A running simulator: Kestrel on <see cref="ProxyHost.Endpoint"/> in front of the upstream service. Start it from a
 /// test with <see cref="StartAsync(SimulatorOptions, CancellationToken)"/>, or as a process through the command line.
 /// </summary>
-public sealed class SimulatorHost : IProxyHost
+public sealed class SimulatorHost : ProxyHost
 {
-    private readonly RunningServer _server;
-    private readonly RequestBudget _budget;
-
-    private SimulatorHost(RunningServer server, RequestBudget budget, SimulatorOptions options, SimulatorStats stats)
+    private SimulatorHost(RunningServer server, Action reset, SimulatorOptions options, SimulatorStats stats)
+        : base(server, reset)
     {
-        _server = server;
-        _budget = budget;
         Options = options;
         Stats = stats;
-        Endpoint = server.Endpoint;
     }
 
     public SimulatorOptions Options { get; }
 
     /// <summary>The live counters.</summary>
     public SimulatorStats Stats { get; }
-
-    /// <summary>Where clients reach the simulator, such as <c>http://127.0.0.1:10102/</c>.</summary>
-    public Uri Endpoint { get; }
 
     public int Port => Endpoint.Port;
 
@@ -43,9 +35,10 @@ public sealed class SimulatorHost : IProxyHost
 
         var stats = new SimulatorStats();
         var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider);
+        var reset = ResetOf(stats, budget);
         var upstream = LoopbackServer.CreateUpstreamClient();
         var proxy = new ProxyEndpoint(options.Upstream, upstream, budget, new FaultInjector(options), stats, options.RuPerKilobyte, options.Instant, timeProvider);
-        var admin = new StatsEndpoint(StatsEndpoint.SimulatorPrefix, stats.Snapshot, () => Reset(stats, budget));
+        var admin = new StatsEndpoint(StatsEndpoint.SimulatorPrefix, stats.Snapshot, reset);
         var server = await LoopbackServer.StartAsync(options.Host, options.Port, certificate: null, upstream, async context =>
         {
             if (!await admin.TryHandleAsync(context))
@@ -54,20 +47,6 @@ public sealed class SimulatorHost : IProxyHost
             }
         }, cancellationToken);
 
-        return new SimulatorHost(server, budget, options, stats);
-    }
-
-    /// <summary>Zeroes the counters and fills the buckets, as <c>POST /_simulator/reset</c> does.</summary>
-    public void Reset() => Reset(Stats, _budget);
-
-    /// <summary>Runs until <paramref name="cancellationToken"/> fires or the process is asked to stop.</summary>
-    public Task WaitForShutdownAsync(CancellationToken cancellationToken = default) => _server.WaitForShutdownAsync(cancellationToken);
-
-    public ValueTask DisposeAsync() => _server.DisposeAsync();
-
-    private static void Reset(SimulatorStats stats, RequestBudget budget)
-    {
-        stats.Reset();
-        budget.Fill();
+        return new SimulatorHost(server, reset, options, stats);
     }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using static Loader.ThrottlingSimulator.OptionChecks;
 
 namespace Loader.ThrottlingSimulator;
 
@@ -71,11 +72,7 @@ public sealed record SimulatorOptions
             throw new ArgumentException("--upstream must be an absolute http(s) URL.");
         }
 
-        Require(Port is >= 0 and <= 65535, "--port must be between 0 and 65535.");
-        Require(RuPerSecond >= 0 && double.IsFinite(RuPerSecond), "--ru-per-second must be 0 (off) or positive.");
-        Require(PartitionRuPerSecond >= 0 && double.IsFinite(PartitionRuPerSecond), "--partition-ru-per-second must be 0 (off) or positive.");
-        Require(BurstSeconds > 0 && double.IsFinite(BurstSeconds), "--burst-seconds must be positive.");
-        Require(RuPerKilobyte > 0 && double.IsFinite(RuPerKilobyte), "--ru-per-kb must be positive.");
+        RequirePortAndBudget(Port, RuPerSecond, PartitionRuPerSecond, BurstSeconds, RuPerKilobyte);
         Require(IsRate(Fault503Rate), "--fault-503-rate must be between 0 and 1.");
         Require(IsRate(Fault500Rate), "--fault-500-rate must be between 0 and 1.");
         Require(IsRate(DropRate), "--drop-rate must be between 0 and 1.");
@@ -93,12 +90,4 @@ public sealed record SimulatorOptions
     }
 
     private static bool IsRate(double rate) => rate is >= 0 and <= 1;
-
-    private static void Require(bool condition, string message)
-    {
-        if (!condition)
-        {
-            throw new ArgumentException(message);
-        }
-    }
 }

@@ -25,33 +25,9 @@ public sealed record SimulatorStatsSnapshot(
     double RequestChargeTotal,
     long OperationsForwarded);
 
-/// <summary>
-/// What the simulator did to the batches it saw. One lock rather than separate interlocked counters, so a
-/// snapshot never shows a batch counted in one place and not yet in another.
-/// </summary>
-public sealed class SimulatorStats
+/// <summary>What the simulator did to the batches it saw.</summary>
+public sealed class SimulatorStats() : ProxyCounters<SimulatorStatsSnapshot>(new(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 {
-    private readonly Lock _lock = new();
-    private SimulatorStatsSnapshot _current = Empty;
-
-    private static SimulatorStatsSnapshot Empty { get; } = new(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-
-    public SimulatorStatsSnapshot Snapshot()
-    {
-        lock (_lock)
-        {
-            return _current;
-        }
-    }
-
-    public void Reset()
-    {
-        lock (_lock)
-        {
-            _current = Empty;
-        }
-    }
-
     internal void RecordRequest() => Update(s => s with { Requests = s.Requests + 1 });
 
     // Refused and faulted batches are charged nothing, so only forwarded ones add to the charge total.
@@ -74,12 +50,4 @@ public sealed class SimulatorStats
     internal void RecordCharge(double charge) => Update(s => s with { RequestChargeTotal = s.RequestChargeTotal + charge });
 
     internal void RecordUpstreamFailure() => Update(s => s with { UpstreamFailures = s.UpstreamFailures + 1 });
-
-    private void Update(Func<SimulatorStatsSnapshot, SimulatorStatsSnapshot> change)
-    {
-        lock (_lock)
-        {
-            _current = change(_current);
-        }
-    }
 }

@@ -1,5 +1,7 @@
 using System.Text.Json;
 using Loader.CosmosStandIn;
+using Loader.Worker.Backends;
+using Loader.Worker.Backends.Cosmos;
 using Microsoft.Azure.Cosmos;
 
 namespace Loader.Worker.Tests.Infrastructure;
@@ -12,7 +14,7 @@ namespace Loader.Worker.Tests.Infrastructure;
 public sealed class CosmosStandInFixture : IAsyncLifetime
 {
     /// <summary>The key clients sign with; neither the stand-in nor cosmosdb-server checks it.</summary>
-    public const string Key = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    public const string Key = StandInHost.EmulatorKey;
 
     public const string Database = "loads";
 
@@ -79,6 +81,26 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
     /// <summary>A container name no other test uses.</summary>
     public static string UniqueContainerName(string prefix = "c") =>
         $"{prefix}{Environment.ProcessId}x{Interlocked.Increment(ref s_containers)}";
+
+    /// <summary>
+    /// An adapter on <paramref name="container"/> through the stand-in (or <paramref name="standIn"/>): the real SDK in
+    /// Gateway mode, the stand-in's certificate trusted, database and container created when missing; <paramref name="configure"/> changes the rest.
+    /// </summary>
+    public CosmosAdapter CreateAdapter(string container, CosmosWriteMethod mode = CosmosWriteMethod.TransactionalBatch, StandInHost? standIn = null, Action<CosmosOptions>? configure = null, int maxParallelBatches = 4)
+    {
+        var options = new CosmosOptions
+        {
+            ConnectionString = (standIn ?? StandIn).ConnectionString(Key),
+            Database = Database,
+            Container = container,
+            CreateIfMissing = true,
+            ConnectionMode = CosmosConnectionMode.Gateway,
+            TrustEmulatorCertificate = true,
+            Mode = mode,
+        };
+        configure?.Invoke(options);
+        return BackendFactory.CreateCosmos(options, maxParallelBatches, TimeSpan.FromSeconds(30), TimeProvider.System);
+    }
 
     /// <summary>Loader settings that reach the stand-in (or <paramref name="standIn"/>) through the real SDK in Gateway mode.</summary>
     public Dictionary<string, string?> LoaderSettings(string container, string mode = "TransactionalBatch", StandInHost? standIn = null) => new()

@@ -2,7 +2,6 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using Loader.Abstractions;
 using Loader.CosmosStandIn;
-using Loader.Worker.Backends;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -25,21 +24,7 @@ public sealed class CosmosAdapterTests(CosmosStandInFixture cosmos) : IAsyncDisp
 
     private async Task<CosmosAdapter> AdapterAsync(CosmosWriteMethod mode = CosmosWriteMethod.TransactionalBatch, string partitionKeyPath = "/pk", StandInHost? standIn = null)
     {
-        var adapter = BackendFactory.CreateCosmos(
-            new CosmosOptions
-            {
-                ConnectionString = (standIn ?? cosmos.StandIn).ConnectionString(CosmosStandInFixture.Key),
-                Database = CosmosStandInFixture.Database,
-                Container = _container,
-                PartitionKeyPath = partitionKeyPath,
-                CreateIfMissing = true,
-                ConnectionMode = CosmosConnectionMode.Gateway,
-                TrustEmulatorCertificate = true,
-                Mode = mode,
-            },
-            maxParallelBatches: 4,
-            TimeSpan.FromSeconds(30),
-            TimeProvider.System);
+        var adapter = cosmos.CreateAdapter(_container, mode, standIn, options => options.PartitionKeyPath = partitionKeyPath);
         _owned.Add(adapter);
         await adapter.PrepareAsync(_cancellation);
         return adapter;

@@ -1,6 +1,5 @@
 using Loader.Abstractions;
 using Loader.CosmosStandIn;
-using Loader.Worker.Backends;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -29,19 +28,10 @@ public abstract class CosmosContractTests(CosmosStandInFixture cosmos, CosmosWri
 
     private async Task<IBackendAdapter> CreateAsync(StandInHost standIn)
     {
-        var options = new CosmosOptions
-        {
-            ConnectionString = standIn.ConnectionString(CosmosStandInFixture.Key),
-            Database = CosmosStandInFixture.Database,
-            Container = CosmosStandInFixture.UniqueContainerName("contract"),
-            CreateIfMissing = true,
-            ConnectionMode = CosmosConnectionMode.Gateway,
-            TrustEmulatorCertificate = true,
-            Mode = mode,
-        };
-        var adapter = BackendFactory.CreateCosmos(options, maxParallelBatches: 8, TimeSpan.FromSeconds(30), TimeProvider.System);
+        var container = CosmosStandInFixture.UniqueContainerName("contract");
+        var adapter = cosmos.CreateAdapter(container, mode, standIn, maxParallelBatches: 8);
         await adapter.PrepareAsync(Cancellation);
-        _containers[adapter] = options.Container;
+        _containers[adapter] = container;
         return adapter;
     }
 

@@ -1,4 +1,3 @@
-using Loader.Worker.Backends;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -11,20 +10,12 @@ public sealed class CosmosTargetTests(CosmosStandInFixture cosmos)
     private readonly string _container = CosmosStandInFixture.UniqueContainerName("target");
 
     private CosmosAdapter Adapter(bool create = true, string path = "/pk", string database = CosmosStandInFixture.Database) =>
-        BackendFactory.CreateCosmos(
-            new CosmosOptions
-            {
-                ConnectionString = cosmos.ConnectionString,
-                Database = database,
-                Container = _container,
-                PartitionKeyPath = path,
-                CreateIfMissing = create,
-                ConnectionMode = CosmosConnectionMode.Gateway,
-                TrustEmulatorCertificate = true,
-            },
-            maxParallelBatches: 4,
-            TimeSpan.FromSeconds(30),
-            TimeProvider.System);
+        cosmos.CreateAdapter(_container, configure: options =>
+        {
+            options.Database = database;
+            options.PartitionKeyPath = path;
+            options.CreateIfMissing = create;
+        });
 
     [Fact]
     public async Task Prepare_creates_the_database_and_container_on_the_configured_path_and_is_idempotent()
