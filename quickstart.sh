@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start: loads data/sample.csv into a local Azurite that this script installs (npm, project-local)
-# and starts itself, prints the summary and leaves the JSON report in .run/sample-report.json.
+# and starts itself, prints the summary and leaves the JSON report in .run/sample-report.json and the HTML report
+# beside it, whose path it prints last.
 # Extra arguments go to the loader, e.g.  ./quickstart.sh --dry-run   or   ./quickstart.sh --write-mode Merge
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -31,4 +32,7 @@ dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/s
 status=$?
 set -e
 echo "Report: .run/sample-report.json   Rejects: .run/sample-rejects.csv   Exit code: $status" >&2
+if [[ -f .run/sample-report.html ]]; then
+  echo "HTML report (open it in a browser): $PWD/.run/sample-report.html" >&2
+fi
 exit $status

@@ -17,6 +17,7 @@ public sealed class LoaderOptions
     /// </summary>
     public string Input { get; set; } = "";
 
+    /// <summary>The store to write to.</summary>
     public BackendKind Backend { get; set; } = BackendKind.Tables;
 
     /// <summary>Template of the partition key, e.g. <c>{dest}</c>.</summary>
@@ -25,6 +26,7 @@ public sealed class LoaderOptions
     /// <summary>Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
     public string RowKey { get; set; } = "";
 
+    /// <summary>How each row is applied to the store.</summary>
     public WriteMode WriteMode { get; set; } = WriteMode.Upsert;
 
     /// <summary>Rows per transactional batch, at most 100.</summary>
@@ -58,10 +60,17 @@ public sealed class LoaderOptions
     /// <summary>Where the load records how far it got, every <see cref="CheckpointInterval"/> and at the end; started again with the same input and settings it resumes there. None when empty.</summary>
     public string? CheckpointPath { get; set; }
 
+    /// <summary>How often the checkpoint is written while loading (and always at the end).</summary>
     public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Where the JSON report is written; none when empty.</summary>
     public string? ReportPath { get; set; }
+
+    /// <summary>
+    /// Where the HTML report is written (charts over time, latency histogram, rejects by reason, settings): a path or a
+    /// blob URL. When empty, beside the JSON report, named as it with <c>.html</c>; none without either.
+    /// </summary>
+    public string? HtmlReportPath { get; set; }
 
     /// <summary>Where rejected rows are written as CSV (line, reason, record); none when empty.</summary>
     public string? RejectsPath { get; set; }
@@ -100,6 +109,12 @@ public sealed class LoaderOptions
 
     /// <summary>Console log format: <c>Auto</c> (JSON when the output is not a terminal), <c>Text</c> or <c>Json</c>.</summary>
     public LogFormat LogFormat { get; set; } = LogFormat.Auto;
+
+    /// <summary>A live progress bar (percent and ETA, rows/s, batches in flight, throttles, rejects) while standard output is a terminal and the log is text; <c>false</c> for progress lines only. Logs to a pipe or a container's collector never get one.</summary>
+    public bool ProgressBar { get; set; } = true;
+
+    /// <summary>What <c>--estimate</c> samples and the prices it predicts the cost with.</summary>
+    public Planning.EstimateOptions Estimate { get; set; } = new();
 
     public TelemetryOptions Telemetry { get; set; } = new();
 }

@@ -16,6 +16,7 @@ using Loader.Worker.Mapping;
 using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
+using Loader.Worker.Reporting.Html;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
@@ -124,13 +125,19 @@ public sealed partial class LoadPipeline(
 
         /// <summary>Lines of the input read, once reading is over.</summary>
         public long? LinesRead { get; set; }
+
+        /// <summary>The input's stored size, once it is open.</summary>
+        public long? InputBytes { get; set; }
     }
 
     private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
     {
         await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
         var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, abort).ConfigureAwait(false);
-        await using var input = source.Open(settings.Blob.ReadBlockSize);
+        // Counted as stored, so progress can compare the position with the input's size.
+        await using var input = new CountingStream(source.Open(settings.Blob.ReadBlockSize));
+        statistics.TrackInput(input, source.Length);
+        run.InputBytes = source.Length;
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);
         var converter = new ColumnConverter(Culture(settings.Csv.Culture), settings.Csv.AllowGroupSeparators);
@@ -541,6 +548,11 @@ public sealed partial class LoadPipeline(
             RequestUnitsPerRow = charge is { } perRow && counts.RowsWritten > 0 ? Math.Round(perRow / counts.RowsWritten, 3) : null,
             RequestUnitsPerSecond = charge is { } perSecond && seconds > 0 ? Math.Round(perSecond / seconds, 1) : null,
             RejectsPath = OutputFiles.Display(settings.RejectsPath),
+            HtmlReportPath = OutputFiles.Display(HtmlReportLocation.Setting(settings)),
+            InputBytes = run.InputBytes,
+            LatencyHistogram = statistics.Latency.Buckets(),
+            RejectReasons = statistics.Rejects.Summary(),
+            Settings = SettingsCatalog.Values(settings).ToDictionary(StringComparer.Ordinal),
             PeakMemoryMiB = Math.Round(PeakMemoryMiB(), 1),
             Concurrency = new ConcurrencyReport(settings.Concurrency.ToString(), concurrency.Min, concurrency.Average, concurrency.Max, concurrency.Final),
             PacedRequestUnitsPerSecond = controls.Pacer.RequestUnitRate is { } paced ? Math.Round(paced, 1) : null,

@@ -29,11 +29,23 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _inFlight;
     private double _requestCharge;
     private bool _requestChargeReported;
+    private Inputs.CountingStream? _input;
+    private long _inputLength;
 
     private const int MaxSamples = 2000;
     private readonly List<ProgressSample> _samples = [];
 
     public LatencyHistogram Latency { get; } = new();
+
+    /// <summary>Rejected rows grouped by reason, with the first few of each, for the report.</summary>
+    public RejectReasons Rejects { get; } = new();
+
+    /// <summary>The input being read and its stored size in bytes, so progress can tell how far into it the load is.</summary>
+    public void TrackInput(Inputs.CountingStream input, long length)
+    {
+        Volatile.Write(ref _input, input);
+        Interlocked.Exchange(ref _inputLength, length);
+    }
 
     /// <summary>Keeps a progress sample for the report's timeline; past 2,000 every other one is dropped, so a long load keeps its whole span.</summary>
     public void AddSample(ProgressSample sample)
@@ -191,6 +203,8 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             Elapsed: Elapsed)
         {
             LinesRejected = Interlocked.Read(ref _linesRejected),
+            InputBytesRead = Volatile.Read(ref _input)?.BytesRead ?? 0,
+            InputBytes = Interlocked.Read(ref _inputLength),
         };
     }
 }
@@ -215,6 +229,19 @@ public sealed record LoadCounts(
 {
     /// <summary>Input lines the rejected rows spanned.</summary>
     public long LinesRejected { get; init; }
+
+    /// <summary>Bytes of the input read so far, as stored (see <see cref="Inputs.CountingStream"/>).</summary>
+    public long InputBytesRead { get; init; }
+
+    /// <summary>The input's stored size in bytes; 0 when not known (yet).</summary>
+    public long InputBytes { get; init; }
+
+    /// <summary>
+    /// How much of the load is done, 0 to 1, or null when the input's size is not known: the share of the input read,
+    /// times the share of the rows read so far that have reached an end (rows waiting in batches are not done).
+    /// </summary>
+    public double? Completed => InputBytes <= 0 ? null
+        : Math.Clamp((double)InputBytesRead / InputBytes, 0, 1) * (RowsRead > 0 ? (double)RowsSettled / RowsRead : 0);
 
     /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
     public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;
