@@ -2,6 +2,16 @@ using Loader.Worker.Hosting;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
+switch (LoaderCommand.Parse(args).Kind)
+{
+    case LoaderCommandKind.Help:
+        await Console.Out.WriteAsync(HelpText.Build());
+        return ExitCodes.Success;
+    case LoaderCommandKind.Version:
+        await Console.Out.WriteLineAsync(LoaderVersion.Informational);
+        return ExitCodes.Success;
+}
+
 try
 {
     using var host = LoaderHost.CreateBuilder(args).Build();
@@ -10,7 +20,7 @@ try
 }
 catch (OptionsValidationException exception)
 {
-    await Console.Error.WriteLineAsync("Invalid settings; nothing was loaded:");
+    await Console.Error.WriteLineAsync("Invalid settings; nothing was loaded (--help lists every setting):");
     foreach (var failure in exception.Failures)
     {
         await Console.Error.WriteLineAsync("  - " + failure);

@@ -14,6 +14,7 @@ public static class CommandLineAliases
         ["--batch-size"] = "Loader:BatchSize",
         ["--parallel"] = "Loader:MaxParallelBatches",
         ["--report"] = "Loader:ReportPath",
+        ["--html-report"] = "Loader:HtmlReportPath",
         ["--rejects"] = "Loader:RejectsPath",
         ["--checkpoint"] = "Loader:CheckpointPath",
         ["--max-rejects"] = "Loader:MaxRejects",
@@ -24,9 +25,13 @@ public static class CommandLineAliases
         ["--compression"] = "Loader:Csv:Compression",
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",
+        ["--sample"] = "Loader:Estimate:SampleRows",
     };
 
     private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--dry-run", "--Loader:DryRun", "--check", "--Loader:Check" };
+
+    /// <summary>The setting <c>--settings</c> names: a file of settings, not a setting of the load itself.</summary>
+    public const string SettingsFileKey = "Loader:SettingsFile";
 
     /// <summary>The file named by <c>--settings</c>, if any.</summary>
     public static string? SettingsFile(string[] args)

@@ -12,7 +12,7 @@ public sealed class LoaderOptions
     public const string SectionName = "Loader";
 
     /// <summary>
-    /// The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
+    /// Required. The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
     /// in name order, read as one CSV).
     /// </summary>
     public string Input { get; set; } = "";
@@ -20,10 +20,10 @@ public sealed class LoaderOptions
     /// <summary>The store to write to.</summary>
     public BackendKind Backend { get; set; } = BackendKind.Tables;
 
-    /// <summary>Template of the partition key, e.g. <c>{dest}</c>.</summary>
+    /// <summary>Required. Template of the partition key, e.g. <c>{dest}</c>: column names in braces, <c>{{</c> and <c>}}</c> for literal braces.</summary>
     public string PartitionKey { get; set; } = "";
 
-    /// <summary>Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
+    /// <summary>Required. Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
     public string RowKey { get; set; } = "";
 
     /// <summary>How each row is applied to the store.</summary>
@@ -35,7 +35,7 @@ public sealed class LoaderOptions
     /// <summary>Batches in flight at once, across partitions.</summary>
     public int MaxParallelBatches { get; set; } = 16;
 
-    /// <summary><c>Adaptive</c> (default): batches in flight and request-unit rate learned from the service; <c>Fixed</c>: MaxParallelBatches always.</summary>
+    /// <summary>How many batches go in flight.</summary>
     public ConcurrencyMode Concurrency { get; set; } = ConcurrencyMode.Adaptive;
 
     /// <summary>Request units per second at most (Cosmos DB, Cosmos DB for Table): a load can take, say, 70% of a container's throughput.</summary>

@@ -3,6 +3,7 @@ using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
+using Loader.Worker.Planning;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Loader.Worker.Storage.Blobs;
@@ -22,7 +23,8 @@ public static class LoaderHost
 {
     public static HostApplicationBuilder CreateBuilder(string[] args)
     {
-        var normalized = CommandLineAliases.Normalize(args);
+        var command = LoaderCommand.Parse(args);
+        var normalized = CommandLineAliases.Normalize(command.Arguments);
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
         {
             Args = normalized,
@@ -34,7 +36,7 @@ public static class LoaderHost
         var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal: !Console.IsOutputRedirected);
         builder.Logging.AddLoaderConsole(logFormat);
         builder.Services.AddSingleton(new SummaryOutput(Console.Out, logFormat));
-        builder.Services.AddBulkLoader(builder.Configuration);
+        builder.Services.AddBulkLoader(builder.Configuration, command.Kind);
         return builder;
     }
 
@@ -58,7 +60,8 @@ public static class LoaderHost
         sources.Insert(environment.s is null ? sources.Count : environment.i, source);
     }
 
-    public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration)
+    /// <summary>The loader's services, and as the host's job a load or, for <see cref="LoaderCommandKind.Estimate"/>, an estimate.</summary>
+    public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration, LoaderCommandKind command = LoaderCommandKind.Load)
     {
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
@@ -78,9 +81,18 @@ public static class LoaderHost
         services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();
+        services.AddSingleton<LoadEstimator>();
+        services.AddSingleton<EstimateJob>();
         // Before the job: started first, stopped (and flushed) last.
         services.AddMetricsExport(configuration);
-        services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        if (command == LoaderCommandKind.Estimate)
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<EstimateJob>());
+        }
+        else
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        }
         return services;
     }
 }

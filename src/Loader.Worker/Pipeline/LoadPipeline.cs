@@ -41,7 +41,12 @@ public sealed partial class LoadPipeline(
 
     /// <param name="stopReading">Stops reading new rows; what was read is still written (a graceful stop).</param>
     /// <param name="abort">Stops writing: requests in flight are cancelled and unwritten rows are counted failed.</param>
-    public async Task<LoadReport> RunAsync(CancellationToken stopReading, CancellationToken abort)
+    public Task<LoadReport> RunAsync(CancellationToken stopReading, CancellationToken abort) => RunAsync(null, stopReading, abort);
+
+    /// <param name="recordLimit">Reads only this many records from the start (the sample of <c>--estimate</c>), or all when null.</param>
+    /// <param name="stopReading">Stops reading new rows; what was read is still written (a graceful stop).</param>
+    /// <param name="abort">Stops writing: requests in flight are cancelled and unwritten rows are counted failed.</param>
+    public async Task<LoadReport> RunAsync(long? recordLimit, CancellationToken stopReading, CancellationToken abort)
     {
         var startedAt = timeProvider.GetUtcNow();
         var settings = options.Value;
@@ -49,7 +54,7 @@ public sealed partial class LoadPipeline(
         var run = new RunState();
         try
         {
-            var (outcome, exitCode, message) = await RunStagesAsync(settings, controls, run, stopReading, abort).ConfigureAwait(false);
+            var (outcome, exitCode, message) = await RunStagesAsync(settings, controls, run, recordLimit, stopReading, abort).ConfigureAwait(false);
             return BuildReport(settings, controls, run, startedAt, outcome, exitCode, message);
         }
         catch (LoadAbortedException exception)
@@ -130,7 +135,7 @@ public sealed partial class LoadPipeline(
         public long? InputBytes { get; set; }
     }
 
-    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
+    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, long? recordLimit, CancellationToken stopReading, CancellationToken abort)
     {
         await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
         var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, abort).ConfigureAwait(false);
@@ -162,7 +167,7 @@ public sealed partial class LoadPipeline(
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window);
+        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window, recordLimit);
         var batchStage = new BatchStage(CreateBatcher(settings), rejects, watermark, () => readStage.LastRead, IdlePeriod(settings.MaxBatchDelay));
         var writer = new BatchWriter(
             backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, timeProvider, loggerFactory.CreateLogger<BatchWriter>());

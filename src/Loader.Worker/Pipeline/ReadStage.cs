@@ -14,7 +14,7 @@ namespace Loader.Worker.Pipeline;
 /// be mapped go to the rejects here. After a resume, records in the earlier run's <see cref="ResumeWindow"/> that it
 /// settled are skipped, unmapped.
 /// </summary>
-internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null)
+internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null, long? recordLimit = null)
 {
     internal const int ChunkSize = 512;
 
@@ -32,6 +32,8 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
     {
         var chunk = new List<LoadEntity>(ChunkSize);
         var read = 0;
+        long records = 0;
+        var limitReached = false;
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
         Func<CsvHelper.CsvReader, MapResult> map = window is null
             ? csv => mappers.Value!.Map(csv)
@@ -79,13 +81,19 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
                     }
                 }
 
+                if (++records == recordLimit)
+                {
+                    limitReached = true;
+                    break;
+                }
+
                 if (stopReading.IsCancellationRequested)
                 {
                     break;
                 }
             }
 
-            ReachedEnd = !stopReading.IsCancellationRequested;
+            ReachedEnd = limitReached || !stopReading.IsCancellationRequested;
         }
         catch (Exception exception) when (exception is IOException or CsvHelper.CsvFormatException or UnauthorizedAccessException)
         {
