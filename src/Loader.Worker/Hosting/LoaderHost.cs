@@ -14,7 +14,10 @@ using Microsoft.Extensions.Configuration.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Loader.Worker.Reporting.Terminal;
+using Spectre.Console;
 
 namespace Loader.Worker.Hosting;
 
@@ -33,8 +36,22 @@ public static class LoaderHost
         AddSettingsFile(builder.Configuration, normalized);
         builder.Configuration.AddCommandLine(normalized, CommandLineAliases.SwitchMappings.ToDictionary());
 
-        var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal: !Console.IsOutputRedirected);
-        builder.Logging.AddLoaderConsole(logFormat);
+        var outputIsTerminal = !Console.IsOutputRedirected;
+        var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal);
+        if (ConsoleLogging.WantsProgressBar(builder.Configuration, logFormat, outputIsTerminal))
+        {
+            // A person at a terminal: a live bar, and the log written above it through the same console.
+            var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Out) });
+            builder.Logging.ClearProviders();
+            builder.Logging.AddProvider(new TerminalLoggerProvider(console, TimeProvider.System));
+            builder.Logging.AddFilter<TerminalLoggerProvider>(typeof(ProgressReporter).FullName, LogLevel.Warning); // the bar says it
+            builder.Services.AddSingleton(new TerminalProgress(console, TimeProvider.System));
+        }
+        else
+        {
+            builder.Logging.AddLoaderConsole(logFormat);
+        }
+
         builder.Services.AddSingleton(new SummaryOutput(Console.Out, logFormat));
         builder.Services.AddBulkLoader(builder.Configuration, command.Kind);
         return builder;

@@ -17,6 +17,7 @@ using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Reporting.Html;
+using Loader.Worker.Reporting.Terminal;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
@@ -35,7 +36,8 @@ public sealed partial class LoadPipeline(
     OutputPreflight preflight,
     LoadStatistics statistics,
     ILoggerFactory loggerFactory,
-    TimeProvider timeProvider)
+    TimeProvider timeProvider,
+    TerminalProgress? terminal = null)
 {
     private readonly ILogger _logger = loggerFactory.CreateLogger<LoadPipeline>();
 
@@ -178,6 +180,7 @@ public sealed partial class LoadPipeline(
         using var backgroundStop = new CancellationTokenSource();
         var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>(), source.Progress)
             .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), checkpointWriter is null ? null : () => checkpointWriter.SinceLastWritten, backgroundStop.Token);
+        var bar = terminal?.RunAsync(statistics, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), backgroundStop.Token) ?? Task.CompletedTask;
         var checkpointing = checkpointWriter?.RunAsync(backgroundStop.Token) ?? Task.CompletedTask;
         (string, int, string?) conclusion;
         try
@@ -190,7 +193,7 @@ public sealed partial class LoadPipeline(
         finally
         {
             await backgroundStop.CancelAsync().ConfigureAwait(false);
-            await Task.WhenAll(progress, checkpointing).ConfigureAwait(false);
+            await Task.WhenAll(progress, checkpointing, bar).ConfigureAwait(false);
             conclusion = Conclude(readStage, rejects, checkpointWriter, stopReading);
             run.LinesRead = reader.LinesRead;
 

@@ -24,7 +24,8 @@ public sealed partial class LoadEstimator(
     OutputPreflight preflight,
     LoaderMetrics metrics,
     ILoggerFactory loggerFactory,
-    TimeProvider timeProvider)
+    TimeProvider timeProvider,
+    Reporting.Terminal.TerminalProgress? terminal = null)
 {
     private readonly ILogger _logger = loggerFactory.CreateLogger<LoadEstimator>();
 
@@ -85,7 +86,7 @@ public sealed partial class LoadEstimator(
 
     private Task<LoadReport> RunAsync(LoaderOptions settings, IBackendAdapter adapter, long? recordLimit, CancellationToken cancellationToken)
     {
-        var pipeline = new LoadPipeline(Microsoft.Extensions.Options.Options.Create(settings), adapter, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider);
+        var pipeline = new LoadPipeline(Microsoft.Extensions.Options.Options.Create(settings), adapter, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider, terminal);
         return pipeline.RunAsync(recordLimit, cancellationToken, cancellationToken);
     }
 
