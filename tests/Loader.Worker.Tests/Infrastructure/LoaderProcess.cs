@@ -34,7 +34,11 @@ public sealed class LoaderProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
-    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings)
+    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings) =>
+        StartWithArguments([.. settings.Select(setting => $"--{setting.Key}={setting.Value}")]);
+
+    /// <summary>Starts the loader with these command-line arguments as they are.</summary>
+    public static LoaderProcess StartWithArguments(params string[] arguments)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -43,9 +47,9 @@ public sealed class LoaderProcess : IAsyncDisposable
             UseShellExecute = false,
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Loader.Worker.dll"));
-        foreach (var (key, value) in settings)
+        foreach (var argument in arguments)
         {
-            start.ArgumentList.Add($"--{key}={value}");
+            start.ArgumentList.Add(argument);
         }
 
         return new LoaderProcess(Process.Start(start) ?? throw new InvalidOperationException("the loader did not start"));
