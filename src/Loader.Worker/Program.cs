@@ -20,11 +20,13 @@ try
 }
 catch (OptionsValidationException exception)
 {
-    await Console.Error.WriteLineAsync("Invalid settings; nothing was loaded (--help lists every setting):");
+    await Console.Error.WriteLineAsync("Invalid settings; nothing was loaded:");
     foreach (var failure in exception.Failures)
     {
         await Console.Error.WriteLineAsync("  - " + failure);
     }
+
+    await Console.Error.WriteLineAsync("(--help lists every setting with its switch, default and meaning)");
 
     return ExitCodes.InvalidConfiguration;
 }
