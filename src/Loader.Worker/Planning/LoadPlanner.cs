@@ -76,7 +76,9 @@ public static class LoadPlanner
             limits.Add((rowCap, Invariant($"Loader:MaxRowsPerSecond ({rowCap:N0})")));
         }
 
-        if (sample is { RowsPerSecond: > 0 } pace)
+        // The sample's own pace is a limit of its own only when a known limit did not hold it back: a sample paced at the
+        // budget measured the budget, not something slower.
+        if (sample is { RowsPerSecond: > 0 } pace && !HeldByKnownLimit(run!, budget, settings.MaxRowsPerSecond))
         {
             limits.Add((pace.RowsPerSecond, Invariant($"the pace the sample reached ({pace.Rows:N0} rows in {pace.Seconds:N1} s; a larger --sample ramps up further)")));
         }
@@ -119,6 +121,11 @@ public static class LoadPlanner
             Warnings = warnings,
         };
     }
+
+    /// <summary>Whether the sample ran at (within a fifth of) the request-unit budget or the rows-per-second cap, which then set its pace.</summary>
+    private static bool HeldByKnownLimit(LoadReport sample, double? budget, double? maxRowsPerSecond) =>
+        (budget is { } units && sample.RequestUnitsPerSecond >= units * 0.8)
+        || (maxRowsPerSecond is { } rows && sample.RowsPerSecond >= rows * 0.8);
 
     /// <summary>Rows over the lowest limit, unless the largest partition alone takes longer at what one partition can take.</summary>
     private static Prediction Predict(long rows, List<(double RowsPerSecond, string Why)> limits, IReadOnlyDictionary<string, PartitionCount> partitions, double? perRow, bool chargesRequestUnits, List<string> warnings)
