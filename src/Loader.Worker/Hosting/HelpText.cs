@@ -29,6 +29,8 @@ public static class HelpText
         text.AppendLine("      reads the whole input without writing, writes only N sample rows (default 1,000; 0: none) to");
         text.AppendLine("      measure RU per row and rows/s, and prints rows, partitions, hot-partition warnings, the");
         text.AppendLine("      predicted duration and cost, then the plan as JSON");
+        text.AppendLine("  dotnet Loader.Worker.dll --check [settings ...]");
+        text.AppendLine("      proves the outputs writable, the input readable and the target ready, and loads nothing");
         text.AppendLine("  dotnet Loader.Worker.dll --help | --version");
         text.AppendLine();
         text.AppendLine("Settings are read from appsettings.json, then --settings file.json (same shape), then the");
@@ -54,7 +56,7 @@ public static class HelpText
         text.AppendLine("Exit codes:");
         foreach (var (code, meaning) in ExitCodeMeanings())
         {
-            text.AppendLine(c, $"  {code,3}  {meaning}");
+            Wrap(text, meaning, $"  {code,3}  ", "       ");
         }
 
         text.AppendLine();
@@ -79,18 +81,21 @@ public static class HelpText
             .Select(field => ((int)field.GetRawConstantValue()!, XmlDocumentation.Summary(field) ?? field.Name))
             .OrderBy(code => code.Item1)];
 
-    private static void Wrap(StringBuilder text, string paragraph)
+    /// <summary>A paragraph in lines of at most <see cref="Width"/> characters: the first after <paramref name="first"/>, the others after <paramref name="indent"/>.</summary>
+    private static void Wrap(StringBuilder text, string paragraph, string first = Indent, string indent = Indent)
     {
-        var line = new StringBuilder(Indent);
+        var line = new StringBuilder(first);
+        var start = first.Length;
         foreach (var word in paragraph.Split(' ', StringSplitOptions.RemoveEmptyEntries))
         {
-            if (line.Length > Indent.Length && line.Length + 1 + word.Length > Width)
+            if (line.Length > start && line.Length + 1 + word.Length > Width)
             {
                 text.AppendLine(line.ToString());
-                line.Clear().Append(Indent);
+                line.Clear().Append(indent);
+                start = indent.Length;
             }
 
-            line.Append(line.Length > Indent.Length ? " " : "").Append(word);
+            line.Append(line.Length > start ? " " : "").Append(word);
         }
 
         text.AppendLine(line.ToString());
