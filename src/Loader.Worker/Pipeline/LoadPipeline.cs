@@ -141,9 +141,8 @@ public sealed partial class LoadPipeline(
     {
         await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
         var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, abort).ConfigureAwait(false);
-        // Counted as stored, so progress can compare the position with the input's size.
-        await using var input = new CountingStream(source.Open(settings.Blob.ReadBlockSize));
-        statistics.TrackInput(input, source.Length);
+        await using var input = source.Open(settings.Blob.ReadBlockSize);
+        statistics.TrackInput(source.Progress);
         run.InputBytes = source.Length;
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);

@@ -29,8 +29,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _inFlight;
     private double _requestCharge;
     private bool _requestChargeReported;
-    private Inputs.CountingStream? _input;
-    private long _inputLength;
+    private Inputs.InputProgress? _input;
 
     private const int MaxSamples = 2000;
     private readonly List<ProgressSample> _samples = [];
@@ -41,11 +40,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     public RejectReasons Rejects { get; } = new();
 
     /// <summary>The input being read and its stored size in bytes, so progress can tell how far into it the load is.</summary>
-    public void TrackInput(Inputs.CountingStream input, long length)
-    {
-        Volatile.Write(ref _input, input);
-        Interlocked.Exchange(ref _inputLength, length);
-    }
+    public void TrackInput(Inputs.InputProgress input) => Volatile.Write(ref _input, input);
 
     /// <summary>Keeps a progress sample for the report's timeline; past 2,000 every other one is dropped, so a long load keeps its whole span.</summary>
     public void AddSample(ProgressSample sample)
@@ -204,7 +199,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
         {
             LinesRejected = Interlocked.Read(ref _linesRejected),
             InputBytesRead = Volatile.Read(ref _input)?.BytesRead ?? 0,
-            InputBytes = Interlocked.Read(ref _inputLength),
+            InputBytes = Volatile.Read(ref _input)?.Length ?? 0,
         };
     }
 }
@@ -230,7 +225,7 @@ public sealed record LoadCounts(
     /// <summary>Input lines the rejected rows spanned.</summary>
     public long LinesRejected { get; init; }
 
-    /// <summary>Bytes of the input read so far, as stored (see <see cref="Inputs.CountingStream"/>).</summary>
+    /// <summary>Bytes of the input read so far, as stored (see <see cref="Inputs.InputProgress"/>).</summary>
     public long InputBytesRead { get; init; }
 
     /// <summary>The input's stored size in bytes; 0 when not known (yet).</summary>

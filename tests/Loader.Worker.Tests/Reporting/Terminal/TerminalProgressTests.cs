@@ -17,9 +17,9 @@ public sealed class TerminalProgressTests : IDisposable
     private LoadStatistics HalfReadHalfWritten()
     {
         var statistics = new LoadStatistics(new LoaderMetrics(_meters), TimeProvider.System);
-        var input = new CountingStream(new MemoryStream(new byte[1_000]));
-        input.ReadExactly(new byte[500]);
-        statistics.TrackInput(input, 1_000);
+        var input = new InputProgress(1_000);
+        input.Add(500);
+        statistics.TrackInput(input);
         statistics.RowsRead(200);
         statistics.BatchWritten(90);
         statistics.RowsRejected(10);
