@@ -24,6 +24,7 @@ dotnet build src/Loader.Worker -c Release -nologo >.run/build.log 2>&1 || { cat 
 
 # Azurite's well-known development key: public, it opens nothing but a local emulator.
 key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+rm -f .run/sample-report.html # so the path printed last is this run's report, never an older one
 set +e
 dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/sample.settings.json \
   "--Loader:Tables:ConnectionString=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$port/devstoreaccount1" \
