@@ -59,6 +59,31 @@ public sealed record LoadEstimate
     public required CostEstimate Cost { get; init; }
 
     public required IReadOnlyList<string> Warnings { get; init; }
+
+    /// <summary>
+    /// What one pass of the estimate read, with nothing planned: as it stands, the estimate of a pass that failed;
+    /// <see cref="LoadPlanner"/> starts from the dry run's and fills in the rest.
+    /// </summary>
+    public static LoadEstimate Unplanned(Reporting.LoadReport pass) => new()
+    {
+        Input = pass.Input,
+        InputBytes = pass.InputBytes,
+        Backend = pass.Backend,
+        Target = pass.Target,
+        ExitCode = pass.ExitCode,
+        Message = pass.Message,
+        RowsRead = pass.RowsRead,
+        RowsToWrite = pass.RowsWritten,
+        RowsRejected = pass.RowsRejected,
+        RowsSuperseded = pass.RowsSuperseded,
+        Batches = pass.Batches,
+        PayloadBytes = 0,
+        ReadSeconds = pass.ElapsedSeconds,
+        Partitions = new PartitionSummary(0, false, 0, 0, 0, 0, 0, []),
+        Prediction = new Prediction(null, null, "the estimate failed"),
+        Cost = new CostEstimate("", PriceOptions.DefaultsDate, []),
+        Warnings = [],
+    };
 }
 
 /// <summary>How the rows spread over partition keys.</summary>

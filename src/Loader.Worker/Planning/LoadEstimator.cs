@@ -41,7 +41,7 @@ public sealed partial class LoadEstimator(
         var dryRun = await RunAsync(dryRunSettings, census, null, cancellationToken).ConfigureAwait(false);
         if (dryRun.ExitCode is not (ExitCodes.Success or ExitCodes.RejectLimitExceeded))
         {
-            return Failed(dryRun);
+            return LoadEstimate.Unplanned(dryRun);
         }
 
         LoadReport? sample = null;
@@ -52,7 +52,7 @@ public sealed partial class LoadEstimator(
             sample = await RunAsync(settings, backend, settings.Estimate.SampleRows, cancellationToken).ConfigureAwait(false);
             if (sample.ExitCode is ExitCodes.InvalidConfiguration or ExitCodes.Unavailable or ExitCodes.InternalError)
             {
-                return Failed(sample);
+                return LoadEstimate.Unplanned(sample);
             }
         }
 
@@ -89,27 +89,6 @@ public sealed partial class LoadEstimator(
         var pipeline = new LoadPipeline(Microsoft.Extensions.Options.Options.Create(settings), adapter, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider, terminal);
         return pipeline.RunAsync(recordLimit, cancellationToken, cancellationToken);
     }
-
-    private static LoadEstimate Failed(LoadReport report) => new()
-    {
-        Input = report.Input,
-        InputBytes = report.InputBytes,
-        Backend = report.Backend,
-        Target = report.Target,
-        ExitCode = report.ExitCode,
-        Message = report.Message,
-        RowsRead = report.RowsRead,
-        RowsToWrite = report.RowsWritten,
-        RowsRejected = report.RowsRejected,
-        RowsSuperseded = report.RowsSuperseded,
-        Batches = report.Batches,
-        PayloadBytes = 0,
-        ReadSeconds = report.ElapsedSeconds,
-        Partitions = new PartitionSummary(0, false, 0, 0, 0, 0, 0, []),
-        Prediction = new Prediction(null, null, "the estimate failed"),
-        Cost = new CostEstimate("", PriceOptions.DefaultsDate, []),
-        Warnings = [],
-    };
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: reading all of {Input} without writing")]
     private partial void LogReading(string input);

@@ -95,20 +95,12 @@ public static class LoadPlanner
             warnings.Add(Invariant($"The sample was throttled {run.Throttled:N0} times: the target's budget is below what the loader sent; the pace above is what it allowed."));
         }
 
-        return new LoadEstimate
+        return LoadEstimate.Unplanned(dryRun) with
         {
-            Input = dryRun.Input,
-            InputBytes = dryRun.InputBytes,
-            Backend = dryRun.Backend,
-            Target = dryRun.Target,
             ExitCode = 0,
-            RowsRead = dryRun.RowsRead,
+            Message = null,
             RowsToWrite = rows,
-            RowsRejected = dryRun.RowsRejected,
-            RowsSuperseded = dryRun.RowsSuperseded,
-            Batches = dryRun.Batches,
             PayloadBytes = bytes,
-            ReadSeconds = dryRun.ElapsedSeconds,
             Partitions = partitions,
             Sample = sample,
             SampleNote = measured.SampleNote,

@@ -48,6 +48,10 @@ public sealed class AzuriteProcess : IAsyncDisposable
     public const string DevelopmentAccountKey =
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
+    /// <summary>A connection string for the emulator's account at another Table endpoint (a throttling simulator in front of it, a port nothing answers on).</summary>
+    public static string ConnectionStringAt(string tableEndpoint) =>
+        $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={DevelopmentAccountKey};TableEndpoint={tableEndpoint.TrimEnd('/')}";
+
     /// <summary>A connection string for the emulator account on these ports.</summary>
     public string ConnectionString =>
         "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"

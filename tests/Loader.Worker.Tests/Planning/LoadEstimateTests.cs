@@ -36,7 +36,7 @@ public sealed class LoadEstimateTests : IDisposable
         var settings = new Dictionary<string, string?>
         {
             ["Loader:Input"] = _directory.WriteCsv("input.csv", csv.ToString()),
-            ["Loader:Tables:ConnectionString"] = $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AzuriteProcess.DevelopmentAccountKey};TableEndpoint={simulator.TableEndpoint().AbsoluteUri.TrimEnd('/')}",
+            ["Loader:Tables:ConnectionString"] = AzuriteProcess.ConnectionStringAt(simulator.TableEndpoint().AbsoluteUri),
             ["Loader:Tables:Table"] = "planned",
             ["Loader:PartitionKey"] = "{pk}",
             ["Loader:RowKey"] = "{rk}",
@@ -80,7 +80,7 @@ public sealed class LoadEstimateTests : IDisposable
         var settings = new Dictionary<string, string?>
         {
             ["Loader:Input"] = _directory.WriteCsv("small.csv", csv.ToString()),
-            ["Loader:Tables:ConnectionString"] = $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AzuriteProcess.DevelopmentAccountKey};TableEndpoint={simulator.TableEndpoint().AbsoluteUri.TrimEnd('/')}",
+            ["Loader:Tables:ConnectionString"] = AzuriteProcess.ConnectionStringAt(simulator.TableEndpoint().AbsoluteUri),
             ["Loader:Tables:Table"] = "sampled",
             ["Loader:PartitionKey"] = "{pk}",
             ["Loader:RowKey"] = "{rk}",
