@@ -65,8 +65,12 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
         var exitCode = await loader.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation);
 
         Assert.True(exitCode == corpus.ExitCode, $"exit code {exitCode}, expected {corpus.ExitCode}:{Environment.NewLine}{loader.Output}");
-        Assert.NotEmpty(corpus.Output);
-        Assert.All(corpus.Output, line => Assert.Contains(line, loader.Output, StringComparison.Ordinal));
+        // Program.cs lists every failure on standard error, one a line under one heading: these, and no others.
+        var listed = loader.Error.ReplaceLineEndings("\n").Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.NotEmpty(corpus.Stderr);
+        Assert.Equal("Invalid settings; nothing was loaded:", listed.FirstOrDefault());
+        Assert.True(listed.Length == 1 + corpus.Stderr.Count, $"{listed.Length - 1} failures listed, expected {corpus.Stderr.Count}:{Environment.NewLine}{loader.Error}");
+        Assert.All(corpus.Stderr.Zip(listed.Skip(1)), pair => Assert.StartsWith("  - " + pair.First, pair.Second, StringComparison.Ordinal));
         var missing = await Assert.ThrowsAsync<Azure.RequestFailedException>(async () => await azurite.ReadTableAsync(table, _cancellation));
         Assert.Equal(404, missing.Status);
     }

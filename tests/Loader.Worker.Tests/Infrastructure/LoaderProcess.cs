@@ -11,16 +11,18 @@ public sealed class LoaderProcess : IAsyncDisposable
 {
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly StringBuilder _error = new();
 
     private LoaderProcess(Process process)
     {
         _process = process;
-        _process.OutputDataReceived += (_, e) => Append(e.Data);
-        _process.ErrorDataReceived += (_, e) => Append(e.Data);
+        _process.OutputDataReceived += (_, e) => Append(e.Data, toError: false);
+        _process.ErrorDataReceived += (_, e) => Append(e.Data, toError: true);
         _process.BeginOutputReadLine();
         _process.BeginErrorReadLine();
     }
 
+    /// <summary>Everything the loader printed, standard output and standard error, in the order it came.</summary>
     public string Output
     {
         get
@@ -28,6 +30,18 @@ public sealed class LoaderProcess : IAsyncDisposable
             lock (_output)
             {
                 return _output.ToString();
+            }
+        }
+    }
+
+    /// <summary>What the loader printed on standard error alone.</summary>
+    public string Error
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _error.ToString();
             }
         }
     }
@@ -89,7 +103,7 @@ public sealed class LoaderProcess : IAsyncDisposable
         _process.Dispose();
     }
 
-    private void Append(string? line)
+    private void Append(string? line, bool toError)
     {
         if (line is null)
         {
@@ -99,6 +113,10 @@ public sealed class LoaderProcess : IAsyncDisposable
         lock (_output)
         {
             _output.AppendLine(line);
+            if (toError)
+            {
+                _error.AppendLine(line);
+            }
         }
     }
 }
