@@ -47,7 +47,8 @@ public static class LoaderRunner
         {
             using var host = builder.Build();
             var job = host.Services.GetRequiredService<LoadJob>();
-            await host.RunAsync(cancellationToken).WaitAsync(s_loadTimeout, cancellationToken);
+            // cancellationToken stops the load as SIGTERM does; the host then still ends it (checkpoint, report) and returns.
+            await host.RunAsync(cancellationToken).WaitAsync(s_loadTimeout, TestContext.Current.CancellationToken);
             return new LoaderRun(job.ExitCode, job.Report, summary.ToString(), logs, null);
         }
         catch (TimeoutException)
