@@ -58,6 +58,12 @@ public sealed record CorpusCase
     public IReadOnlyList<ExpectedRow> Rows { get; init; } = [];
 
     /// <summary>
+    /// Entities an earlier load in the same test put in the table, which this load must leave as they are. They come
+    /// from no line of this input; every entity of <see cref="Rows"/> does.
+    /// </summary>
+    public IReadOnlyList<ExpectedRow> HeldBefore { get; init; } = [];
+
+    /// <summary>
     /// For a setting that cannot be right (<c>Corpus/settings/</c>): the failures the loader's own process lists on
     /// standard error, in order, each the start of one listed line (the listing holds these and no others).
     /// </summary>

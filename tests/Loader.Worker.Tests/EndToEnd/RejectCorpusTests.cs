@@ -263,9 +263,9 @@ public sealed class RejectCorpusTests(AzuriteFixture azurite) : IDisposable
         {
             Report = new ExpectedCounts(5, 4, 1, 0, 0),
             Rejects = [new ExpectedReject(4, 4, "refused by the service (409 EntityAlreadyExists): The specified entity already exists.", null, "p,taken,new")],
+            HeldBefore = [existing],
             Rows =
             [
-                existing with { Line = 0, LastLine = 0 }, // from the first load, unchanged
                 new ExpectedRow(2, 2, "p", "a", Properties(("pk", "p"), ("rk", "a"), ("v", "1"))),
                 new ExpectedRow(3, 3, "p", "b", Properties(("pk", "p"), ("rk", "b"), ("v", "2"))),
                 new ExpectedRow(5, 5, "p", "c", Properties(("pk", "p"), ("rk", "c"), ("v", "3"))),
