@@ -85,8 +85,9 @@ public sealed class CosmosLoadTests : IDisposable
     [Fact]
     public async Task In_bulk_mode_throttled_items_are_resent_alone_and_landed_ones_never_twice()
     {
-        var throttledOnce = new HashSet<string>();
-        _container.Script = call => call.Point is { } point && point.Id.EndsWith('7') && throttledOnce.Add(point.Id)
+        // The script runs on concurrent calls: the set must take concurrent adds.
+        var throttledOnce = new System.Collections.Concurrent.ConcurrentDictionary<string, bool>();
+        _container.Script = call => call.Point is { } point && point.Id.EndsWith('7') && throttledOnce.TryAdd(point.Id, true)
             ? _container.Response((HttpStatusCode)429, "", 0, TimeSpan.FromMilliseconds(10))
             : null;
 
@@ -96,9 +97,9 @@ public sealed class CosmosLoadTests : IDisposable
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal(300, report.RowsWritten);
         Assert.Equal(throttledOnce.Count, report.Throttled);
-        Assert.True(throttledOnce.Count > 0);
+        Assert.False(throttledOnce.IsEmpty);
         var sends = _container.PointOperations.GroupBy(o => (o.PartitionKey, o.Id)).ToDictionary(g => g.Key, g => g.Count());
-        Assert.All(sends, pair => Assert.Equal(throttledOnce.Contains(pair.Key.Id) ? 2 : 1, pair.Value));
+        Assert.All(sends, pair => Assert.Equal(throttledOnce.ContainsKey(pair.Key.Id) ? 2 : 1, pair.Value));
     }
 
     [Fact]
@@ -153,13 +154,13 @@ public sealed class CosmosLoadTests : IDisposable
     }
 
     [Fact]
-    public async Task An_unreachable_account_fails_within_seconds_with_one_clear_message()
+    public async Task An_unreachable_account_fails_at_once_with_one_clear_message()
     {
         var settings = Settings(Path.Combine(RepositoryPaths.Data, "sample.csv"));
         settings["Loader:Cosmos:ConnectionString"] = $"AccountEndpoint=https://127.0.0.1:{AzuriteProcess.FreePort()}/;AccountKey={FakeKey};";
         settings["Loader:Cosmos:ConnectionMode"] = "Gateway";
-        settings["Loader:ConnectTimeout"] = "00:00:10";
-        var started = DateTime.UtcNow;
+        // An hour: a refused connection must end the load at once, not when this runs out (the harness bounds the run).
+        settings["Loader:ConnectTimeout"] = "01:00:00";
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
@@ -168,6 +169,6 @@ public sealed class CosmosLoadTests : IDisposable
         Assert.StartsWith("Cosmos:", report.Message, StringComparison.Ordinal);
         Assert.DoesNotContain(FakeKey, run.Logs.AllText, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", report.Message, StringComparison.Ordinal); // no stack trace
-        Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(30), $"took {DateTime.UtcNow - started}");
+        Assert.DoesNotContain("Loader:ConnectTimeout", report.Message, StringComparison.Ordinal); // the refusal, not the timeout
     }
 }
