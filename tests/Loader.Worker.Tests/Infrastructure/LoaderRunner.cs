@@ -23,10 +23,14 @@ public static class LoaderRunner
     }
 
     /// <summary>Starts a load in-process and returns at once, so a test can act while it runs (stop it, take the service away).</summary>
-    public static ObservedLoad Start(IReadOnlyDictionary<string, string?> settings, CancellationToken stop)
+    public static ObservedLoad Start(IReadOnlyDictionary<string, string?> settings, CancellationToken stop, Action<IServiceCollection>? configureServices = null)
     {
         var observed = new ObservedLoad();
-        observed.Completion = RunAsync(settings, stop, services => services.AddSingleton(observed.Attach));
+        observed.Completion = RunAsync(settings, stop, services =>
+        {
+            services.AddSingleton(observed.Attach);
+            configureServices?.Invoke(services);
+        });
         return observed;
     }
 

@@ -4,9 +4,10 @@ namespace Loader.Worker.Tests.Infrastructure;
 
 /// <summary>
 /// Wraps a real adapter to watch and slow down what the pipeline sends through it: it records how many
-/// batches were in flight at once and can hold chosen batches back, to provoke reordering.
+/// batches were in flight at once and can hold chosen batches back, to provoke reordering: for a time
+/// (<paramref name="delay"/>) or until a test's gate opens (<paramref name="hold"/>, which completes when the batch may go).
 /// </summary>
-public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, TimeSpan>? delay = null) : IBackendAdapter
+public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, TimeSpan>? delay = null, Func<EntityBatch, CancellationToken, Task>? hold = null) : IBackendAdapter
 {
     private int _inFlight;
     private int _maxInFlight;
@@ -41,6 +42,11 @@ public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, Tim
             if (delay?.Invoke(batch) is { } wait && wait > TimeSpan.Zero)
             {
                 await Task.Delay(wait, cancellationToken);
+            }
+
+            if (hold is not null)
+            {
+                await hold(batch, cancellationToken);
             }
 
             return await inner.WriteBatchAsync(batch, cancellationToken);
