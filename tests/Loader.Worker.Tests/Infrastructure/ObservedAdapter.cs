@@ -9,11 +9,16 @@ namespace Loader.Worker.Tests.Infrastructure;
 /// </summary>
 public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, TimeSpan>? delay = null, Func<EntityBatch, CancellationToken, Task>? hold = null) : IBackendAdapter
 {
+    private readonly Dictionary<string, int> _inFlightByPartition = new(StringComparer.Ordinal);
     private int _inFlight;
     private int _maxInFlight;
+    private int _maxInFlightOfOnePartition;
     private int _calls;
 
     public int MaxInFlight => Volatile.Read(ref _maxInFlight);
+
+    /// <summary>The most batches of one partition key that were in this adapter at once (1 when a key's batches go in turn).</summary>
+    public int MaxInFlightOfOnePartition => Volatile.Read(ref _maxInFlightOfOnePartition);
 
     public int Calls => Volatile.Read(ref _calls);
 
@@ -37,6 +42,12 @@ public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, Tim
         {
         }
 
+        lock (_inFlightByPartition)
+        {
+            var ofPartition = _inFlightByPartition[batch.PartitionKey] = _inFlightByPartition.GetValueOrDefault(batch.PartitionKey) + 1;
+            _maxInFlightOfOnePartition = Math.Max(_maxInFlightOfOnePartition, ofPartition);
+        }
+
         try
         {
             if (delay?.Invoke(batch) is { } wait && wait > TimeSpan.Zero)
@@ -54,6 +65,10 @@ public sealed class ObservedAdapter(IBackendAdapter inner, Func<EntityBatch, Tim
         finally
         {
             Interlocked.Decrement(ref _inFlight);
+            lock (_inFlightByPartition)
+            {
+                _inFlightByPartition[batch.PartitionKey]--;
+            }
         }
     }
 
