@@ -5,7 +5,12 @@ using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Shards;
+using Loader.Worker.Shards.Planning;
+using Loader.Worker.Shards.Status;
+using Loader.Worker.Shards.Work;
 using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Storage.Queues;
 using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Configuration.EnvironmentVariables;
@@ -78,9 +83,35 @@ public static class LoaderHost
         services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();
+        AddShardedLoads(services);
         // Before the job: started first, stopped (and flushed) last.
         services.AddMetricsExport(configuration);
-        services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        if (CommandOf(configuration) == LoaderCommand.Load)
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        }
+        else
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<ShardJob>());
+        }
+
         return services;
     }
+
+    /// <summary>The verbs of a sharded load: <c>plan</c>, <c>work</c>, <c>status</c>.</summary>
+    private static void AddShardedLoads(IServiceCollection services)
+    {
+        services.AddSingleton(provider => new QueueClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
+        services.AddSingleton<ShardedLoadFactory>();
+        services.AddSingleton<ShardPlanner>();
+        services.AddSingleton<PlanCommand>();
+        services.AddSingleton<ShardRun>();
+        services.AddSingleton<ShardWorker>();
+        services.AddSingleton<StatusCommand>();
+        services.AddSingleton<ShardJob>();
+    }
+
+    /// <summary>The command the configuration names; a value that is none is left to the options binder to refuse, naming it.</summary>
+    private static LoaderCommand CommandOf(IConfiguration configuration) =>
+        Enum.TryParse<LoaderCommand>(configuration[$"{LoaderOptions.SectionName}:Command"], ignoreCase: true, out var command) ? command : LoaderCommand.Load;
 }

@@ -20,6 +20,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _rowsFailed;
     private long _rowsSkipped;
     private long _rowsAlreadyWritten;
+    private long _rowsOfOtherShards;
     private long _linesRejected;
     private long _batches;
     private long _requests;
@@ -68,6 +69,9 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     public void RowsRead(long count) => Interlocked.Add(ref _rowsRead, count);
 
     public void RowsSkipped(long count) => Interlocked.Add(ref _rowsSkipped, count);
+
+    /// <summary>Rows a key shard read that belong to another shard's bucket: not this shard's to write or reject.</summary>
+    public void RowsOfOtherShards(long count) => Interlocked.Add(ref _rowsOfOtherShards, count);
 
     /// <summary>Rows a resumed Insert load found already stored by the run before it.</summary>
     public void RowsAlreadyWritten(long count)
@@ -191,6 +195,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             Elapsed: Elapsed)
         {
             LinesRejected = Interlocked.Read(ref _linesRejected),
+            RowsOfOtherShards = Interlocked.Read(ref _rowsOfOtherShards),
         };
     }
 }
@@ -215,6 +220,9 @@ public sealed record LoadCounts(
 {
     /// <summary>Input lines the rejected rows spanned.</summary>
     public long LinesRejected { get; init; }
+
+    /// <summary>Rows a key shard read that were another shard's (not counted in <see cref="RowsRead"/>).</summary>
+    public long RowsOfOtherShards { get; init; }
 
     /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
     public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;
