@@ -18,8 +18,11 @@ public sealed class ShardOptions
     /// </summary>
     public string? Queue { get; set; }
 
-    /// <summary><c>Key</c> (default: the later row wins per key across the whole input) or <c>Range</c> (every row read once).</summary>
-    public ShardKind By { get; set; } = ShardKind.Key;
+    /// <summary>
+    /// <c>Range</c> (default: every row read once; the later row wins per key within a shard) or <c>Key</c> (the later row
+    /// wins per key across the whole input; every shard reads the whole input).
+    /// </summary>
+    public ShardKind By { get; set; } = ShardKind.Range;
 
     /// <summary>Key shards: how many buckets of partition keys, i.e. shards.</summary>
     public int Count { get; set; } = 8;

@@ -48,7 +48,13 @@ public sealed class LoaderProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
-    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings)
+    /// <summary>The process id: how a sharded load's state names the worker (<c>host/pid</c>).</summary>
+    public int Id => _process.Id;
+
+    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings) => Start(verb: null, settings);
+
+    /// <summary>Starts a verb of a sharded load (<c>plan</c>, <c>work</c>, <c>status</c>), given first as a user gives it.</summary>
+    public static LoaderProcess Start(string? verb, IReadOnlyDictionary<string, string?> settings)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -57,6 +63,11 @@ public sealed class LoaderProcess : IAsyncDisposable
             UseShellExecute = false,
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Loader.Worker.dll"));
+        if (verb is not null)
+        {
+            start.ArgumentList.Add(verb);
+        }
+
         foreach (var (key, value) in settings)
         {
             start.ArgumentList.Add($"--{key}={value}");
