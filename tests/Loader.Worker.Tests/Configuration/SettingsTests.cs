@@ -125,4 +125,20 @@ public sealed class SettingsTests(AzuriteFixture azurite) : IDisposable
         Assert.Contains("access denied (403)", run.RequireReport().Message, StringComparison.Ordinal);
         Assert.DoesNotContain(Convert.ToBase64String(new byte[64]), run.Logs.AllText, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void The_verbs_of_a_sharded_load_need_a_state_folder_and_a_queue_and_refuse_a_single_load_s_outputs()
+    {
+        Assert.Equal("--Loader:Command=Work", CommandLineAliases.Normalize(["work", "--dry-run"])[0]);
+        var options = new LoaderOptions { Command = LoaderCommand.Work, Input = Input(), PartitionKey = "{pk}", RowKey = "{rk}", CheckpointPath = "c.json" };
+        options.Tables.Table = "flights";
+        options.Shards.Queue = "https://acme.blob.core.windows.net/shards";
+
+        var failures = new LoaderOptionsValidator().Validate(null, options).Failures!.ToList();
+
+        Assert.Contains(failures, f => f.StartsWith("Loader:Shards:State is required by work", StringComparison.Ordinal));
+        Assert.Contains(failures, f => f.StartsWith("Loader:Shards:Queue: the host of", StringComparison.Ordinal));
+        Assert.Contains(failures, f => f.StartsWith("Loader:CheckpointPath is not used by work", StringComparison.Ordinal));
+        Assert.Equal(3, failures.Count);
+    }
 }
