@@ -35,7 +35,7 @@ settings=(
   "--Loader:Tables:ConnectionString=$storage" "--Loader:Blob:ConnectionString=$storage"
   --Loader:Shards:State=$account:$blob/devstoreaccount1/loader-state/flights/
   --Loader:Shards:Queue=$account:$queue/devstoreaccount1/loader-shards
-  --Loader:Shards:TargetBytes=2000000 --Loader:LogFormat=Text
+  --Loader:Shards:TargetBytes=1000000 --Loader:LogFormat=Text
 )
 # shellcheck disable=SC2206 # extra settings split on spaces, as typed
 settings+=(${LOADER_ARGS:-})
@@ -49,7 +49,7 @@ for worker in $(seq 1 "$workers"); do
 done
 echo "$workers work processes running (logs: .run/sharded/work-N.log)..." >&2
 for pid in "${pids[@]}"; do wait "$pid" || true; done
-tail -qn1 .run/sharded/work-*.log >&2
+grep -h "^Worker " .run/sharded/work-*.log >&2 || true
 set +e
 dotnet $loader status "${settings[@]}" --Loader:ReportPath=.run/sharded/status.json 2>/dev/null
 status=$?
