@@ -30,7 +30,7 @@ public sealed class QueueAddressTests
     [InlineData("https://acme.blob.core.windows.net/shards", "is not a Queue service endpoint")]
     [InlineData("https://acme.queue.core.windows.net/a/b", "does not name one queue")]
     [InlineData("https://acme.queue.core.windows.net/Shards", "is not a queue name this loader can use")]
-    [InlineData("https://acme.queue.core.windows.net/a-queue-name-so-long-that-its-poison-queue-is-too-long", "its poison queue adds '-poison'")]
+    [InlineData("https://acme.queue.core.windows.net/a-fifty-eight-character-queue-name-whose-poison-name-is-65", "its poison queue adds '-poison'")]
     public void A_url_that_is_no_usable_queue_is_refused_saying_why(string url, string reason)
     {
         Assert.False(QueueAddress.TryParse(url, out _, out var error));
