@@ -41,6 +41,8 @@ LOADER_SETTINGS = {
     "Cosmos:ConnectionString", "Cosmos:Endpoint", "Cosmos:Database", "Cosmos:Container",
     "Cosmos:PartitionKeyPath", "Cosmos:Mode", "Cosmos:ConnectionMode", "Cosmos:CreateIfMissing",
     "Cosmos:AutoscaleMaxThroughput", "Cosmos:Throughput", "Cosmos:TrustEmulatorCertificate",
+    "Command", "Shards:State", "Shards:Queue", "Shards:By", "Shards:Count", "Shards:TargetBytes",
+    "Shards:VisibilityTimeout", "Shards:MaxDequeues", "Shards:RetryDelay", "Shards:PollInterval",
 }
 ENUM_SETTINGS = {
     "Backend": {"Tables", "Cosmos"},
@@ -49,6 +51,8 @@ ENUM_SETTINGS = {
     "Cosmos:Mode": {"TransactionalBatch", "Bulk"},
     "Cosmos:ConnectionMode": {"Direct", "Gateway"},
     "Concurrency": {"Adaptive", "Fixed"},
+    "Command": {"Load", "Plan", "Work", "Status"},
+    "Shards:By": {"Range", "Key"},
     "Telemetry:AzureMonitorAuthentication": {"ConnectionString", "EntraId"},
 }
 COLUMN_TYPES = {"String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid"}

@@ -1,6 +1,7 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
+using Loader.Worker.Shards;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Telemetry;
 
@@ -10,6 +11,9 @@ namespace Loader.Worker.Configuration;
 public sealed class LoaderOptions
 {
     public const string SectionName = "Loader";
+
+    /// <summary>One load (the default), or <c>plan</c>, <c>work</c> or <c>status</c> of a sharded load: the verb given first on the command line.</summary>
+    public LoaderCommand Command { get; set; } = LoaderCommand.Load;
 
     /// <summary>
     /// Required. The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
@@ -106,6 +110,9 @@ public sealed class LoaderOptions
     public CosmosOptions Cosmos { get; set; } = new();
 
     public BlobOptions Blob { get; set; } = new();
+
+    /// <summary>A sharded load: its state folder and queue, and how the input is cut (the verbs <c>plan</c>, <c>work</c>, <c>status</c>).</summary>
+    public ShardOptions Shards { get; set; } = new();
 
     /// <summary>Console log format: <c>Auto</c> (JSON when the output is not a terminal), <c>Text</c> or <c>Json</c>.</summary>
     public LogFormat LogFormat { get; set; } = LogFormat.Auto;

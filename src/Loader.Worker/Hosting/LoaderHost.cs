@@ -6,7 +6,12 @@ using Loader.Worker.Outputs;
 using Loader.Worker.Planning;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Shards;
+using Loader.Worker.Shards.Planning;
+using Loader.Worker.Shards.Status;
+using Loader.Worker.Shards.Work;
 using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Storage.Queues;
 using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Configuration.EnvironmentVariables;
@@ -26,7 +31,7 @@ public static class LoaderHost
 {
     public static HostApplicationBuilder CreateBuilder(string[] args)
     {
-        var command = LoaderCommand.Parse(args);
+        var command = LoaderSwitches.Parse(args);
         var normalized = CommandLineAliases.Normalize(command.Arguments);
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
         {
@@ -100,16 +105,39 @@ public static class LoaderHost
         services.AddSingleton<LoadJob>();
         services.AddSingleton<LoadEstimator>();
         services.AddSingleton<EstimateJob>();
+        AddShardedLoads(services);
         // Before the job: started first, stopped (and flushed) last.
         services.AddMetricsExport(configuration);
         if (command == LoaderCommandKind.Estimate)
         {
             services.AddHostedService(provider => provider.GetRequiredService<EstimateJob>());
         }
-        else
+        else if (CommandOf(configuration) == LoaderCommand.Load)
         {
             services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
         }
+        else
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<ShardJob>());
+        }
+
         return services;
     }
+
+    /// <summary>The verbs of a sharded load: <c>plan</c>, <c>work</c>, <c>status</c>.</summary>
+    private static void AddShardedLoads(IServiceCollection services)
+    {
+        services.AddSingleton(provider => new QueueClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
+        services.AddSingleton<ShardedLoadFactory>();
+        services.AddSingleton<ShardPlanner>();
+        services.AddSingleton<PlanCommand>();
+        services.AddSingleton<ShardRun>();
+        services.AddSingleton<ShardWorker>();
+        services.AddSingleton<StatusCommand>();
+        services.AddSingleton<ShardJob>();
+    }
+
+    /// <summary>The command the configuration names; a value that is none is left to the options binder to refuse, naming it.</summary>
+    private static LoaderCommand CommandOf(IConfiguration configuration) =>
+        Enum.TryParse<LoaderCommand>(configuration[$"{LoaderOptions.SectionName}:Command"], ignoreCase: true, out var command) ? command : LoaderCommand.Load;
 }

@@ -18,6 +18,7 @@ using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Reporting.Html;
 using Loader.Worker.Reporting.Terminal;
+using Loader.Worker.Shards;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
@@ -26,7 +27,8 @@ namespace Loader.Worker.Pipeline;
 /// <summary>
 /// One load, end to end: read and map (stage 1) → batch by partition key (stage 2) → dispatch in parallel
 /// (stage 3), joined by bounded channels so a slow service holds the reader back instead of filling memory.
-/// Always returns a report; what went wrong is in its outcome, message and exit code.
+/// Always returns a report; what went wrong is in its outcome, message and exit code. In a sharded load each shard is
+/// one run of this pipeline, narrowed to the shard by <paramref name="shard"/>.
 /// </summary>
 public sealed partial class LoadPipeline(
     IOptions<LoaderOptions> options,
@@ -37,7 +39,8 @@ public sealed partial class LoadPipeline(
     LoadStatistics statistics,
     ILoggerFactory loggerFactory,
     TimeProvider timeProvider,
-    TerminalProgress? terminal = null)
+    TerminalProgress? terminal = null,
+    ShardScope? shard = null)
 {
     private readonly ILogger _logger = loggerFactory.CreateLogger<LoadPipeline>();
 
@@ -141,6 +144,7 @@ public sealed partial class LoadPipeline(
     {
         await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
         var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, abort).ConfigureAwait(false);
+        source = shard?.Narrow(source) ?? source;
         await using var input = source.Open(settings.Blob.ReadBlockSize);
         statistics.TrackInput(source.Progress);
         run.InputBytes = source.Length;
@@ -168,7 +172,7 @@ public sealed partial class LoadPipeline(
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window, recordLimit);
+        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window, recordLimit, shard?.Buckets);
         var batchStage = new BatchStage(CreateBatcher(settings), rejects, watermark, () => readStage.LastRead, IdlePeriod(settings.MaxBatchDelay));
         var writer = new BatchWriter(
             backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, timeProvider, loggerFactory.CreateLogger<BatchWriter>());
@@ -346,7 +350,9 @@ public sealed partial class LoadPipeline(
             LogResumingRepaired(checkpoint.Damage!.Part, checkpoint.Damage.Offset, checkpointPath);
         }
 
-        var skip = checkpoint.NextRecord - 1;
+        // A key shard cannot skip records unread: which of them were its own, it knows only by mapping them. They are
+        // read again, and those the checkpoint shows settled are passed over as the window's are.
+        var skip = shard?.Buckets is null ? checkpoint.NextRecord - 1 : 0;
         if (skip > 0 && source.CompressedParts.Any())
         {
             var compressed = string.Join(", ", source.CompressedParts.Select(part => part.Name));
@@ -355,10 +361,12 @@ public sealed partial class LoadPipeline(
 
         var skipped = SkipSettled(reader, skip);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);
-        var window = checkpoint.ReadUpTo >= checkpoint.NextRecord ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending) : null;
+        var window = checkpoint.ReadUpTo >= checkpoint.NextRecord || (skip == 0 && checkpoint.ReadUpTo > 0)
+            ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending)
+            : null;
         var resend = window?.Pending.Sum(range => range[1] - range[0] + 1) ?? 0;
         LogResuming(skipped, checkpoint.NextRecord, window?.ReadUpTo ?? skipped, resend, checkpointPath);
-        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window };
+        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window, ResumedAt = checkpoint.NextRecord };
     }
 
     /// <summary>
@@ -538,7 +546,9 @@ public sealed partial class LoadPipeline(
             RowsFailed = counts.RowsFailed,
             RowsSkipped = counts.RowsSkipped,
             RowsAlreadyWritten = counts.RowsAlreadyWritten,
-            ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.SkipRecords + 1 : null,
+            Shard = shard?.Spec.Id,
+            RowsOfOtherShards = shard?.Buckets is null ? null : counts.RowsOfOtherShards,
+            ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.ResumedAt : null,
             CheckpointPath = OutputFiles.Display(settings.CheckpointPath),
             Reconciled = counts.RowsRead == counts.RowsSettled,
             LinesRead = run.LinesRead,

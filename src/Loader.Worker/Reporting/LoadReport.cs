@@ -43,6 +43,12 @@ public sealed record LoadReport
     /// <summary>Rows a resumed Insert load met again and found stored by the run before it (a conflict that is not a reject).</summary>
     public required long RowsAlreadyWritten { get; init; }
 
+    /// <summary>The shard of a sharded load this report is of; null for a load of the whole input.</summary>
+    public string? Shard { get; init; }
+
+    /// <summary>Rows a key shard read that belong to other shards (not in <see cref="RowsRead"/>); null unless a key shard.</summary>
+    public long? RowsOfOtherShards { get; init; }
+
     /// <summary>The first record this run read when it resumed from a checkpoint; null for a load from the top.</summary>
     public long? ResumedAtRecord { get; init; }
 

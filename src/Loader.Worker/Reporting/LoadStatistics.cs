@@ -20,6 +20,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _rowsFailed;
     private long _rowsSkipped;
     private long _rowsAlreadyWritten;
+    private long _rowsOfOtherShards;
     private long _linesRejected;
     private long _batches;
     private long _requests;
@@ -75,6 +76,9 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     public void RowsRead(long count) => Interlocked.Add(ref _rowsRead, count);
 
     public void RowsSkipped(long count) => Interlocked.Add(ref _rowsSkipped, count);
+
+    /// <summary>Rows a key shard read that belong to another shard's bucket: not this shard's to write or reject.</summary>
+    public void RowsOfOtherShards(long count) => Interlocked.Add(ref _rowsOfOtherShards, count);
 
     /// <summary>Rows a resumed Insert load found already stored by the run before it.</summary>
     public void RowsAlreadyWritten(long count)
@@ -200,6 +204,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             LinesRejected = Interlocked.Read(ref _linesRejected),
             InputBytesRead = Volatile.Read(ref _input)?.BytesRead ?? 0,
             InputBytes = Volatile.Read(ref _input)?.Length ?? 0,
+            RowsOfOtherShards = Interlocked.Read(ref _rowsOfOtherShards),
         };
     }
 }
@@ -237,6 +242,8 @@ public sealed record LoadCounts(
     /// </summary>
     public double? Completed => InputBytes <= 0 ? null
         : Math.Clamp((double)InputBytesRead / InputBytes, 0, 1) * (RowsRead > 0 ? (double)RowsSettled / RowsRead : 0);
+    /// <summary>Rows a key shard read that were another shard's (not counted in <see cref="RowsRead"/>).</summary>
+    public long RowsOfOtherShards { get; init; }
 
     /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
     public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;

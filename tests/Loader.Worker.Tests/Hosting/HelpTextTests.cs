@@ -115,7 +115,7 @@ public sealed class HelpTextTests
     [InlineData(new[] { "--input", "x" }, LoaderCommandKind.Load, new[] { "--input", "x" })]
     public void The_command_is_taken_out_of_the_arguments(string[] args, LoaderCommandKind kind, string[] rest)
     {
-        var command = LoaderCommand.Parse(args);
+        var command = LoaderSwitches.Parse(args);
 
         Assert.Equal(kind, command.Kind);
         Assert.Equal(rest, command.Arguments);

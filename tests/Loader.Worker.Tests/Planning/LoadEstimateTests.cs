@@ -100,7 +100,7 @@ public sealed class LoadEstimateTests : IDisposable
 
     private async Task<(int? ExitCode, LoadEstimate? Estimate, string Output)> EstimateAsync(IReadOnlyDictionary<string, string?> settings, params string[] more)
     {
-        string[] args = [.. settings.Select(setting => $"--{setting.Key}={setting.Value}"), LoaderCommand.EstimateSwitch, .. more];
+        string[] args = [.. settings.Select(setting => $"--{setting.Key}={setting.Value}"), LoaderSwitches.EstimateSwitch, .. more];
         var builder = LoaderHost.CreateBuilder(args);
         var output = new StringWriter();
         builder.Logging.ClearProviders();

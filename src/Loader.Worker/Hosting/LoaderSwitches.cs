@@ -12,15 +12,15 @@ public enum LoaderCommandKind
 /// <summary>
 /// The switches that choose what the process does rather than set a setting (<c>--help</c>, <c>--version</c>,
 /// <c>--estimate</c>), taken out of the arguments before the rest become configuration. Named so that they do not
-/// collide with verbs the scale-out work may add (<c>plan</c>, <c>work</c>, <c>status</c>).
+/// collide with the verbs of a sharded load (<c>plan</c>, <c>work</c>, <c>status</c>; <see cref="Configuration.LoaderCommand"/>).
 /// </summary>
-public sealed record LoaderCommand(LoaderCommandKind Kind, string[] Arguments)
+public sealed record LoaderSwitches(LoaderCommandKind Kind, string[] Arguments)
 {
     public const string EstimateSwitch = "--estimate";
 
     private static readonly string[] s_help = ["--help", "-h", "-?"];
 
-    public static LoaderCommand Parse(string[] args)
+    public static LoaderSwitches Parse(string[] args)
     {
         bool Has(string name) => args.Any(arg => arg.Equals(name, StringComparison.OrdinalIgnoreCase));
         if (s_help.Any(Has))
