@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start: loads data/sample.csv into a local Azurite that this script installs (npm, project-local)
-# and starts itself, prints the summary and leaves the JSON report in .run/sample-report.json.
+# and starts itself, prints the summary and leaves the JSON report in .run/sample-report.json and the HTML report
+# beside it, whose path it prints last.
 # Extra arguments go to the loader, e.g.  ./quickstart.sh --dry-run   or   ./quickstart.sh --write-mode Merge
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -23,6 +24,7 @@ dotnet build src/Loader.Worker -c Release -nologo >.run/build.log 2>&1 || { cat 
 
 # Azurite's well-known development key: public, it opens nothing but a local emulator.
 key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+rm -f .run/sample-report.html # so the path printed last is this run's report, never an older one
 set +e
 dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/sample.settings.json \
   "--Loader:Tables:ConnectionString=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$port/devstoreaccount1" \
@@ -31,4 +33,7 @@ dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/s
 status=$?
 set -e
 echo "Report: .run/sample-report.json   Rejects: .run/sample-rejects.csv   Exit code: $status" >&2
+if [[ -f .run/sample-report.html ]]; then
+  echo "HTML report (open it in a browser): $PWD/.run/sample-report.html" >&2
+fi
 exit $status

@@ -37,6 +37,7 @@ KNOWN_ROLES = {
     "ba92f5b4-2d11-453d-a403-e96b0029c9fe": "Storage Blob Data Contributor",
     "00000000-0000-0000-0000-000000000002": "Cosmos DB Built-in Data Contributor",
     "3913510d-42f4-4e42-8a64-420c390055eb": "Monitoring Metrics Publisher",
+    "974c5e8b-45b9-4653-ba55-5f855dd0fb88": "Storage Queue Data Contributor",
 }
 ROLE_ASSIGNMENT_TYPES = {"Microsoft.Authorization/roleAssignments", "Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments"}
 GUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -139,10 +140,16 @@ def check_resource(where: str, template: dict, resource: dict, problems: list[st
     elif type_ == "Microsoft.App/jobs":
         expect(resource.get("identity", {}).get("type"), "UserAssigned", "the job runs as its user-assigned identity")
         configuration = properties.get("configuration", {})
-        expect(configuration.get("triggerType"), "Schedule", "a scheduled job")
-        schedule = configuration.get("scheduleTriggerConfig", {})
-        expect(schedule.get("parallelism"), 1, "one replica per execution: the loader reads one input in order")
-        expect(schedule.get("replicaCompletionCount"), 1, "one completion per execution")
+        if configuration.get("triggerType") == "Manual":
+            # The sharded load's workers: every replica drains the shard queue; one started per shard is not needed.
+            manual = configuration.get("manualTriggerConfig", {})
+            expect(manual.get("replicaCompletionCount"), manual.get("parallelism"), "every work replica completes when the queue is empty")
+            expect(configuration.get("replicaRetryLimit"), 0, "a failed work replica's shard returns to the queue; the replica is not retried")
+        else:
+            expect(configuration.get("triggerType"), "Schedule", "a scheduled job (or a manual job of work replicas)")
+            schedule = configuration.get("scheduleTriggerConfig", {})
+            expect(schedule.get("parallelism"), 1, "one replica per execution: the loader reads one input in order")
+            expect(schedule.get("replicaCompletionCount"), 1, "one completion per execution")
         for registry in configuration.get("registries", []):
             if not registry.get("identity") or registry.get("passwordSecretRef"):
                 problems.append(f"{name}: the registry must be pulled with the managed identity, not a password")

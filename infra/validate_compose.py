@@ -28,7 +28,10 @@ LOADER_SETTINGS = {
     "Input", "Backend", "PartitionKey", "RowKey", "Columns:", "WriteMode", "BatchSize",
     "MaxParallelBatches", "MaxBufferedRows", "MaxBatchDelay", "MaxRejects", "DryRun", "Check", "ReportPath", "RejectsPath",
     "CheckpointPath", "CheckpointInterval", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
-    "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond",
+    "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond", "HtmlReportPath", "ProgressBar",
+    "Estimate:SampleRows", "Estimate:Prices:Currency", "Estimate:Prices:PerMillionRequestUnits",
+    "Estimate:Prices:PerHundredRequestUnitsPerSecondHour", "Estimate:Prices:PerTenThousandTableTransactions",
+    "Estimate:Prices:TableStoragePerGigabyteMonth", "Estimate:Prices:CosmosStoragePerGigabyteMonth",
     "Csv:Delimiter", "Csv:Culture", "Csv:Compression", "Csv:MapThreads", "Csv:MaxLinesInQuotes", "Csv:MaxRecordBytes", "Csv:AllowGroupSeparators",
     "Retry:MaxAttempts", "Retry:BaseDelay", "Retry:MaxDelay", "Retry:AttemptTimeout",
     "Blob:ConnectionString", "Blob:ReadBlockSize",
@@ -38,6 +41,8 @@ LOADER_SETTINGS = {
     "Cosmos:ConnectionString", "Cosmos:Endpoint", "Cosmos:Database", "Cosmos:Container",
     "Cosmos:PartitionKeyPath", "Cosmos:Mode", "Cosmos:ConnectionMode", "Cosmos:CreateIfMissing",
     "Cosmos:AutoscaleMaxThroughput", "Cosmos:Throughput", "Cosmos:TrustEmulatorCertificate",
+    "Command", "Shards:State", "Shards:Queue", "Shards:By", "Shards:Count", "Shards:TargetBytes",
+    "Shards:VisibilityTimeout", "Shards:MaxDequeues", "Shards:RetryDelay", "Shards:PollInterval",
 }
 ENUM_SETTINGS = {
     "Backend": {"Tables", "Cosmos"},
@@ -46,6 +51,8 @@ ENUM_SETTINGS = {
     "Cosmos:Mode": {"TransactionalBatch", "Bulk"},
     "Cosmos:ConnectionMode": {"Direct", "Gateway"},
     "Concurrency": {"Adaptive", "Fixed"},
+    "Command": {"Load", "Plan", "Work", "Status"},
+    "Shards:By": {"Range", "Key"},
     "Telemetry:AzureMonitorAuthentication": {"ConnectionString", "EntraId"},
 }
 COLUMN_TYPES = {"String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid"}

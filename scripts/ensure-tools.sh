@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the project's npm tooling (Azurite) into tools/node_modules from the lock file, once.
+# Installs the project's npm tooling (Azurite, cosmosdb-server, playwright-core) into tools/node_modules from the lock
+# file, once, and again whenever the lock file changes.
 set -euo pipefail
 tools="$(cd "$(dirname "$0")/../tools" && pwd)"
 if [[ ! -x "$tools/node_modules/.bin/azurite-table" || "$tools/package-lock.json" -nt "$tools/node_modules/.package-lock.json" ]]; then

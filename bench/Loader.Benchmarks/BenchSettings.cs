@@ -42,6 +42,9 @@ public sealed record BenchSettings(long Rows, int Columns, int Partitions, int P
     public static BenchSettings InstantDefaults { get; } = new(1_000_000, 20, 1000, 16, 20_000, 3, 5_000, 10, DataShape.Uniform);
 
     /// <summary>A million rows, about 110 MiB of CSV: some 27 blocks of 4 MiB per read.</summary>
+    /// <summary>Scale out: latency-bound workers, one batch in flight each, on skewed data.</summary>
+    public static BenchSettings ScaleOutDefaults { get; } = new(300_000, 14, 1000, 1, 20_000, 1, 5_000, 10);
+
     public static BenchSettings BlobReadDefaults { get; } = new(1_000_000, 20, 1000, 16, 20_000, 5, 5_000, 10);
 
     /// <summary>Rows the one-request-per-row baseline writes: it is slow, so it takes a prefix of the input.</summary>

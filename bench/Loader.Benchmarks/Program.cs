@@ -1,7 +1,7 @@
 using Loader.Benchmarks;
 
 // Benchmarks print numbers, measured as ratios to baselines taken in the same run; see bench/README.md.
-// Usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed [options]   (exit codes: BenchExitCodes)
+// Usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout [options]   (exit codes: BenchExitCodes)
 using var stop = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {
@@ -26,6 +26,8 @@ try
             await new BlobReadBenchmark(BenchSettings.Parse(rest, BenchSettings.BlobReadDefaults), Console.Out).RunAsync(stop.Token),
         [CompressedInputBenchmark.Command, .. var rest] =>
             await new CompressedInputBenchmark(BenchSettings.Parse(rest, BenchSettings.DryRunDefaults), Console.Out).RunAsync(stop.Token),
+        [ScaleOutBenchmark.Command, .. var rest] =>
+            await new ScaleOutBenchmark(BenchSettings.Parse(rest, BenchSettings.ScaleOutDefaults), Console.Out).RunAsync(stop.Token),
         [ThrottleBenchmark.Command, .. var rest] =>
             await new ThrottleBenchmark(BenchSettings.Parse(rest, BenchSettings.ThrottleDefaults), Console.Out).RunAsync(stop.Token),
         _ => throw new ArgumentException("name a benchmark"),
@@ -34,7 +36,7 @@ try
 catch (ArgumentException exception)
 {
     await Console.Error.WriteLineAsync(exception.Message);
-    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed {BenchSettings.Options}");
+    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout {BenchSettings.Options}");
     return BenchExitCodes.Usage;
 }
 catch (OperationCanceledException) when (stop.IsCancellationRequested)

@@ -121,6 +121,17 @@ param maxRejects int = 1000
 @description('Time in-flight batches get after SIGTERM (hh:mm:ss). The platform kills the replica 30 s after SIGTERM.')
 param shutdownGracePeriod string = '00:00:20'
 
+@description('Sharded load: replicas of `work` per execution of a second, manually started job (<prefix>-loader-work); 0: no sharded load. See docs/deploy.md.')
+@minValue(0)
+@maxValue(100)
+param shardWorkers int = 0
+
+@description('Sharded load: the shard queue (its poison queue is <name>-poison).')
+param shardQueueName string = 'loader-shards'
+
+@description('Sharded load: how soon a dead worker\'s shard is taken over (Loader:Shards:VisibilityTimeout, hh:mm:ss).')
+param shardVisibilityTimeout string = '00:02:00'
+
 // ---------------------------------------------------------------------------------------------
 // Tables backend
 // ---------------------------------------------------------------------------------------------
@@ -216,7 +227,10 @@ var names = {
   storage: 'st${prefix}${suffix}'
   cosmos: 'cosmos-${prefix}-${suffix}'
   job: '${prefix}-loader'
+  workJob: '${prefix}-loader-work'
 }
+
+var sharded = shardWorkers > 0
 
 module identity 'modules/identity.bicep' = {
   name: 'loader-identity'
@@ -260,6 +274,7 @@ module storage 'modules/storage.bicep' = {
     inputContainerName: inputContainerName
     stateContainerName: stateContainerName
     tableName: (!isCosmos && createTableWithBicep) ? tableName : ''
+    shardQueueName: sharded ? shardQueueName : ''
     tags: tags
   }
 }
@@ -285,6 +300,7 @@ module roles 'modules/roles.bicep' = {
     storageAccountName: storage.outputs.name
     stateContainerName: storage.outputs.stateContainerName
     grantTableData: !isCosmos
+    grantQueueData: sharded
     cosmosAccountName: cosmos.?outputs.accountName ?? ''
     applicationInsightsName: monitoring.outputs.applicationInsightsName
     operatorPrincipalId: operatorPrincipalId
@@ -347,6 +363,65 @@ module job 'modules/job.bicep' = if (deployJob) {
   ]
 }
 
+// The sharded load: plan (from the operator's machine, or an execution of this job with the args
+// `plan`), then one execution of this job runs shardWorkers replicas of `work`, then status.
+var shardStateUrl = '${storage.outputs.blobEndpoint}/${stateContainerName}/${names.workJob}/'
+var shardQueueUrl = '${storage.outputs.queueEndpoint}/${shardQueueName}'
+
+module workJob 'modules/job.bicep' = if (deployJob && sharded) {
+  name: 'loader-work-job'
+  params: {
+    location: location
+    name: names.workJob
+    environmentId: monitoring.outputs.environmentId
+    identityId: identity.outputs.id
+    identityClientId: identity.outputs.clientId
+    registryLoginServer: registry.outputs.loginServer
+    imageName: imageName
+    imageTag: imageTag
+    cronExpression: cronExpression
+    replicaTimeoutSeconds: replicaTimeoutSeconds
+    replicaRetryLimit: replicaRetryLimit
+    cpu: cpu
+    memory: memory
+    backend: backend
+    inputUrl: inputUrl
+    partitionKeyTemplate: partitionKeyTemplate
+    rowKeyTemplate: rowKeyTemplate
+    columns: columns
+    writeMode: writeMode
+    batchSize: batchSize
+    maxParallelBatches: maxParallelBatches
+    maxRejects: maxRejects
+    reportUrl: '${shardStateUrl}status.json'
+    rejectsUrl: ''
+    checkpointUrl: ''
+    shutdownGracePeriod: shutdownGracePeriod
+    shardQueueUrl: shardQueueUrl
+    shardStateUrl: shardStateUrl
+    parallelism: max(shardWorkers, 1)
+    shardVisibilityTimeout: shardVisibilityTimeout
+    tablesEndpoint: storage.outputs.tableEndpoint
+    tableName: tableName
+    createTable: !createTableWithBicep
+    cosmosEndpoint: cosmos.?outputs.endpoint ?? ''
+    cosmosDatabase: cosmosDatabaseName
+    cosmosContainer: cosmosContainerName
+    cosmosPartitionKeyPath: cosmosPartitionKeyPath
+    cosmosMode: cosmosMode
+    cosmosConnectionMode: cosmosConnectionMode
+    otlpEndpoint: otlpEndpoint
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    extraEnv: extraEnv
+    tags: tags
+  }
+  // The identity must hold its data roles (and AcrPull, via the registry output) before the
+  // first execution; role assignments can take a few minutes to apply.
+  dependsOn: [
+    roles
+  ]
+}
+
 output jobName string = names.job
 output registryName string = names.registry
 output registryLoginServer string = registry.outputs.loginServer
@@ -360,4 +435,7 @@ output identityClientId string = identity.outputs.clientId
 output environmentName string = monitoring.outputs.environmentName
 output applicationInsightsName string = monitoring.outputs.applicationInsightsName
 output logAnalyticsWorkspaceId string = monitoring.outputs.workspaceCustomerId
+output workJobName string = sharded ? names.workJob : ''
+output shardStateUrl string = sharded ? shardStateUrl : ''
+output shardQueueUrl string = sharded ? shardQueueUrl : ''
 output cosmosEndpoint string = cosmos.?outputs.endpoint ?? ''

@@ -1,6 +1,9 @@
-// The scheduled Container Apps job that runs one load per execution. It runs as the user-assigned
-// identity (image pull and data access); its settings are plain environment variables: endpoints
-// and blob URLs, never keys or connection strings.
+// A Container Apps job of the loader. It runs as the user-assigned identity (image pull and data
+// access); its settings are plain environment variables: endpoints and blob URLs, never keys or
+// connection strings. Two kinds:
+// - a scheduled job that runs one load per execution (one replica: one process reads the input in order);
+// - with shardQueueUrl, a manually started job whose execution runs `parallelism` replicas of `work`,
+//   each taking shards of a planned load from the queue until it is empty (docs/deploy.md, Sharded load).
 
 @description('Region of the job.')
 param location string
@@ -95,6 +98,20 @@ param checkpointUrl string
 @description('Loader:ShutdownGracePeriod. With the platform\'s 30 s between SIGTERM and kill, keep it near 20 s so the checkpoint and report are written in time.')
 param shutdownGracePeriod string
 
+@description('Sharded load: Loader:Shards:Queue, e.g. https://<account>.queue.core.windows.net/loader-shards; empty: a job of single loads.')
+param shardQueueUrl string = ''
+
+@description('Sharded load: Loader:Shards:State, the blob folder (ending with /) of the load\'s manifest and shard state.')
+param shardStateUrl string = ''
+
+@description('Sharded load: work replicas per execution (Container Apps job parallelism).')
+@minValue(1)
+@maxValue(100)
+param parallelism int = 1
+
+@description('Sharded load: Loader:Shards:VisibilityTimeout, how soon a dead worker\'s shard is taken over (hh:mm:ss).')
+param shardVisibilityTimeout string = '00:02:00'
+
 @description('Tables backend: Loader:Tables:Endpoint, e.g. https://<account>.table.core.windows.net.')
 param tablesEndpoint string = ''
 
@@ -184,20 +201,39 @@ var commonEnv = [
     value: reportUrl
   }
   {
-    name: 'Loader__RejectsPath'
-    value: rejectsUrl
-  }
-  {
-    name: 'Loader__CheckpointPath'
-    value: checkpointUrl
-  }
-  {
     name: 'Loader__ShutdownGracePeriod'
     value: shutdownGracePeriod
   }
   {
     name: 'Loader__LogFormat'
     value: 'Json'
+  }
+]
+
+var sharded = !empty(shardQueueUrl)
+
+// A single load keeps its checkpoint and rejects here; each shard keeps its own in the state folder.
+var loadEnv = sharded ? [
+  {
+    name: 'Loader__Shards__Queue'
+    value: shardQueueUrl
+  }
+  {
+    name: 'Loader__Shards__State'
+    value: shardStateUrl
+  }
+  {
+    name: 'Loader__Shards__VisibilityTimeout'
+    value: shardVisibilityTimeout
+  }
+] : [
+  {
+    name: 'Loader__RejectsPath'
+    value: rejectsUrl
+  }
+  {
+    name: 'Loader__CheckpointPath'
+    value: checkpointUrl
   }
 ]
 
@@ -281,7 +317,23 @@ var otlpEnv = empty(otlpEndpoint) ? [] : [
   }
 ]
 
-resource job 'Microsoft.App/jobs@2024-03-01' = {
+var containers = [
+  {
+    name: 'loader'
+    image: '${registryLoginServer}/${imageName}:${imageTag}'
+    // A sharded load's replicas run the verb `work`; a single load runs no verb.
+    args: sharded ? [
+      'work'
+    ] : []
+    resources: {
+      cpu: json(cpu)
+      memory: memory
+    }
+    env: concat(commonEnv, loadEnv, columnEnv, tablesEnv, cosmosEnv, otlpEnv, azureMonitorEnv, extraEnv)
+  }
+]
+
+resource job 'Microsoft.App/jobs@2024-03-01' = if (!sharded) {
   name: name
   location: location
   tags: tags
@@ -312,20 +364,50 @@ resource job 'Microsoft.App/jobs@2024-03-01' = {
       ]
     }
     template: {
-      containers: [
-        {
-          name: 'loader'
-          image: '${registryLoginServer}/${imageName}:${imageTag}'
-          resources: {
-            cpu: json(cpu)
-            memory: memory
-          }
-          env: concat(commonEnv, columnEnv, tablesEnv, cosmosEnv, otlpEnv, azureMonitorEnv, extraEnv)
-        }
-      ]
+      containers: containers
     }
   }
 }
 
-output id string = job.id
-output name string = job.name
+// Started by hand (az containerapp job start) after `plan`: every replica takes shards until the queue is
+// empty, so the execution ends when the load is done. Replicas are the job's parallelism, not queue-triggered
+// executions: event-driven jobs have been seen to run only ~10-12 executions at once whatever their maximum
+// (microsoft/azure-container-apps#1216), and a replica that drains the queue needs no trigger per shard.
+resource workJob 'Microsoft.App/jobs@2024-03-01' = if (sharded) {
+  name: name
+  location: location
+  tags: tags
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: {
+      '${identityId}': {}
+    }
+  }
+  properties: {
+    environmentId: environmentId
+    workloadProfileName: 'Consumption'
+    configuration: {
+      triggerType: 'Manual'
+      manualTriggerConfig: {
+        parallelism: parallelism
+        // Every replica ends when the queue is empty; each one that does so completes.
+        replicaCompletionCount: parallelism
+      }
+      replicaTimeout: replicaTimeoutSeconds
+      // A replica that fails is not started again: its shard returns to the queue and the others take it.
+      replicaRetryLimit: 0
+      registries: [
+        {
+          server: registryLoginServer
+          identity: identityId
+        }
+      ]
+    }
+    template: {
+      containers: containers
+    }
+  }
+}
+
+output id string = sharded ? workJob.id : job.id
+output name string = name

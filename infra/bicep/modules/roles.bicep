@@ -13,6 +13,9 @@ param stateContainerName string
 @description('Grant Storage Table Data Contributor (the Tables backend).')
 param grantTableData bool
 
+@description('Grant Storage Queue Data Contributor on the account (a sharded load: plan sends shards, work takes, hides, deletes and poisons them).')
+param grantQueueData bool = false
+
 @description('Cosmos DB account to grant Cosmos DB Built-in Data Contributor on; empty: none.')
 param cosmosAccountName string = ''
 
@@ -34,6 +37,9 @@ param operatorPrincipalType string = 'User'
 var storageTableDataContributor = '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3'
 var storageBlobDataReader = '2a2b9908-6ea1-4ae2-8e65-a410df84e7d1'
 var storageBlobDataContributor = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
+// Message Processor (peek, receive, delete) is not enough: a worker stopped mid-shard and the move to the
+// poison queue send messages, and plan creates the queues where missing.
+var storageQueueDataContributor = '974c5e8b-45b9-4653-ba55-5f855dd0fb88'
 // Cosmos DB data-plane role "Cosmos DB Built-in Data Contributor" (a SQL role definition of the account).
 var cosmosBuiltInDataContributor = '00000000-0000-0000-0000-000000000002'
 
@@ -96,6 +102,28 @@ resource stateWriter 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageBlobDataContributor)
     principalId: principalId
     principalType: 'ServicePrincipal'
+  }
+}
+
+// Sharded load: the shard queue and its poison queue.
+resource queueData 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantQueueData) {
+  name: guid(storage.id, principalId, storageQueueDataContributor)
+  scope: storage
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageQueueDataContributor)
+    principalId: principalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// The operator runs plan and status of a sharded load from their own machine.
+resource operatorQueue 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (grantQueueData && !empty(operatorPrincipalId)) {
+  name: guid(storage.id, operatorPrincipalId, storageQueueDataContributor)
+  scope: storage
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', storageQueueDataContributor)
+    principalId: operatorPrincipalId
+    principalType: operatorPrincipalType
   }
 }
 

@@ -27,6 +27,9 @@ param stateContainerName string
 @description('Table to create; empty: none (the Cosmos backend, or the loader creates it).')
 param tableName string = ''
 
+@description('Queue of a sharded load\'s shards, created with its poison queue (<name>-poison); empty: none.')
+param shardQueueName string = ''
+
 @description('Tags for the account.')
 param tags object = {}
 
@@ -85,9 +88,26 @@ resource table 'Microsoft.Storage/storageAccounts/tableServices/tables@2023-05-0
   name: tableName
 }
 
+resource queueService 'Microsoft.Storage/storageAccounts/queueServices@2023-05-01' = if (!empty(shardQueueName)) {
+  parent: account
+  name: 'default'
+}
+
+resource shardQueue 'Microsoft.Storage/storageAccounts/queueServices/queues@2023-05-01' = if (!empty(shardQueueName)) {
+  parent: queueService
+  name: empty(shardQueueName) ? 'none' : shardQueueName
+}
+
+// Where a shard taken too often without being settled goes; `status` counts it.
+resource poisonQueue 'Microsoft.Storage/storageAccounts/queueServices/queues@2023-05-01' = if (!empty(shardQueueName)) {
+  parent: queueService
+  name: empty(shardQueueName) ? 'none-poison' : '${shardQueueName}-poison'
+}
+
 // Endpoints come with a trailing slash; the loader's settings take them without.
 var blobEndpoint = account.properties.primaryEndpoints.blob
 var tableEndpoint = account.properties.primaryEndpoints.table
+var queueEndpoint = account.properties.primaryEndpoints.queue
 
 output id string = account.id
 output name string = account.name
@@ -95,5 +115,7 @@ output name string = account.name
 output blobEndpoint string = take(blobEndpoint, length(blobEndpoint) - 1)
 @description('e.g. https://<account>.table.core.windows.net (no trailing slash)')
 output tableEndpoint string = take(tableEndpoint, length(tableEndpoint) - 1)
+@description('e.g. https://<account>.queue.core.windows.net (no trailing slash)')
+output queueEndpoint string = take(queueEndpoint, length(queueEndpoint) - 1)
 output inputContainerName string = inputContainer.name
 output stateContainerName string = stateContainer.name

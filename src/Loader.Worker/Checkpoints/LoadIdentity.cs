@@ -44,19 +44,26 @@ public static class LoadIdentity
     }
 
     /// <summary>Why a checkpoint does not belong to this load, naming what differs; null when it does.</summary>
-    public static string? Mismatch(Checkpoint checkpoint, InputIdentity input, IReadOnlyDictionary<string, string> settings)
+    public static string? Mismatch(Checkpoint checkpoint, InputIdentity input, IReadOnlyDictionary<string, string> settings) =>
+        Mismatch(checkpoint.Input, checkpoint.Settings, input, settings, "the checkpoint was written");
+
+    /// <summary>
+    /// Why what was recorded (by a checkpoint, or a sharded load's manifest) does not belong to this input and these
+    /// settings, naming what differs; null when it does. <paramref name="since"/> says when it was recorded.
+    /// </summary>
+    public static string? Mismatch(InputIdentity recordedInput, IReadOnlyDictionary<string, string> recordedSettings, InputIdentity input, IReadOnlyDictionary<string, string> settings, string since)
     {
-        if (checkpoint.Input != input)
+        if (recordedInput != input)
         {
-            return checkpoint.Input.Length != input.Length || checkpoint.Input.Name != input.Name
-                ? $"it was written for input '{checkpoint.Input.Name}' of {checkpoint.Input.Length:N0} bytes, this input is '{input.Name}' of {input.Length:N0} bytes"
-                : $"input '{input.Name}' has changed since the checkpoint was written";
+            return recordedInput.Length != input.Length || recordedInput.Name != input.Name
+                ? $"it was written for input '{recordedInput.Name}' of {recordedInput.Length:N0} bytes, this input is '{input.Name}' of {input.Length:N0} bytes"
+                : $"input '{input.Name}' has changed since {since}";
         }
 
-        var differing = settings.Keys.Union(checkpoint.Settings.Keys)
-            .Where(key => settings.GetValueOrDefault(key) != checkpoint.Settings.GetValueOrDefault(key))
+        var differing = settings.Keys.Union(recordedSettings.Keys)
+            .Where(key => settings.GetValueOrDefault(key) != recordedSettings.GetValueOrDefault(key))
             .Order(StringComparer.Ordinal)
-            .Select(key => $"{key} was '{checkpoint.Settings.GetValueOrDefault(key)}', is '{settings.GetValueOrDefault(key)}'")
+            .Select(key => $"{key} was '{recordedSettings.GetValueOrDefault(key)}', is '{settings.GetValueOrDefault(key)}'")
             .ToList();
         return differing.Count == 0 ? null : "the settings differ: " + string.Join("; ", differing);
     }

@@ -9,6 +9,9 @@ public sealed record ResumePoint(long SkipRecords, long HighestSentBefore, Input
 {
     public bool Resumed => SkipRecords > 0 || Window is not null;
 
+    /// <summary>The first record not known to be settled when the run began (the checkpoint's watermark).</summary>
+    public long ResumedAt { get; init; } = SkipRecords + 1;
+
     /// <summary>The records after the watermark the earlier run had read, of which only the pending ones are sent again; null when it recorded none.</summary>
     public ResumeWindow? Window { get; init; }
 }

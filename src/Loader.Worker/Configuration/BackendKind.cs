@@ -3,6 +3,9 @@ namespace Loader.Worker.Configuration;
 /// <summary>The store a load writes to.</summary>
 public enum BackendKind
 {
+    /// <summary>Azure Table Storage, Azurite, or Azure Cosmos DB for Table</summary>
     Tables,
+
+    /// <summary>Azure Cosmos DB for NoSQL</summary>
     Cosmos,
 }

@@ -14,6 +14,7 @@ public static class CommandLineAliases
         ["--batch-size"] = "Loader:BatchSize",
         ["--parallel"] = "Loader:MaxParallelBatches",
         ["--report"] = "Loader:ReportPath",
+        ["--html-report"] = "Loader:HtmlReportPath",
         ["--rejects"] = "Loader:RejectsPath",
         ["--checkpoint"] = "Loader:CheckpointPath",
         ["--max-rejects"] = "Loader:MaxRejects",
@@ -24,9 +25,13 @@ public static class CommandLineAliases
         ["--compression"] = "Loader:Csv:Compression",
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",
+        ["--sample"] = "Loader:Estimate:SampleRows",
     };
 
     private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--dry-run", "--Loader:DryRun", "--check", "--Loader:Check" };
+
+    /// <summary>The setting <c>--settings</c> names: a file of settings, not a setting of the load itself.</summary>
+    public const string SettingsFileKey = "Loader:SettingsFile";
 
     /// <summary>The file named by <c>--settings</c>, if any.</summary>
     public static string? SettingsFile(string[] args)
@@ -47,11 +52,35 @@ public static class CommandLineAliases
         return null;
     }
 
-    /// <summary>Flags written without a value (<c>--dry-run</c>) mean true; the configuration provider needs the value spelled out.</summary>
+    /// <summary>The verbs of a sharded load, given first on the command line: <c>plan</c>, <c>work</c>, <c>status</c>.</summary>
+    public static readonly IReadOnlyDictionary<string, LoaderCommand> Verbs = new Dictionary<string, LoaderCommand>(StringComparer.OrdinalIgnoreCase)
+    {
+        ["plan"] = LoaderCommand.Plan,
+        ["work"] = LoaderCommand.Work,
+        ["status"] = LoaderCommand.Status,
+    };
+
+    /// <summary>
+    /// Flags written without a value (<c>--dry-run</c>) mean true; the configuration provider needs the value spelled out.
+    /// A verb given first (<c>plan</c>, <c>work</c>, <c>status</c>) becomes <c>Loader:Command</c>.
+    /// </summary>
     public static string[] Normalize(string[] args)
     {
         var normalized = new List<string>(args.Length);
-        for (var i = 0; i < args.Length; i++)
+        var first = 0;
+        if (args.Length > 0 && Verbs.TryGetValue(args[0], out var command))
+        {
+            normalized.Add($"--Loader:Command={command}");
+            first = 1;
+        }
+        else if (args.Length > 0 && args[0].Length > 0 && args[0][0] != '-' && !args[0].Contains('=', StringComparison.Ordinal))
+        {
+            // A word that is no verb: binding Loader:Command refuses it, naming it, rather than the word being ignored.
+            normalized.Add($"--Loader:Command={args[0]}");
+            first = 1;
+        }
+
+        for (var i = first; i < args.Length; i++)
         {
             var arg = args[i];
             var isBareFlag = s_flags.Contains(arg);

@@ -1,6 +1,7 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
+using Loader.Worker.Shards;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Telemetry;
 
@@ -11,20 +12,25 @@ public sealed class LoaderOptions
 {
     public const string SectionName = "Loader";
 
+    /// <summary>One load (the default), or <c>plan</c>, <c>work</c> or <c>status</c> of a sharded load: the verb given first on the command line.</summary>
+    public LoaderCommand Command { get; set; } = LoaderCommand.Load;
+
     /// <summary>
-    /// The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
+    /// Required. The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
     /// in name order, read as one CSV).
     /// </summary>
     public string Input { get; set; } = "";
 
+    /// <summary>The store to write to.</summary>
     public BackendKind Backend { get; set; } = BackendKind.Tables;
 
-    /// <summary>Template of the partition key, e.g. <c>{dest}</c>.</summary>
+    /// <summary>Required. Template of the partition key, e.g. <c>{dest}</c>: column names in braces, <c>{{</c> and <c>}}</c> for literal braces.</summary>
     public string PartitionKey { get; set; } = "";
 
-    /// <summary>Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
+    /// <summary>Required. Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
     public string RowKey { get; set; } = "";
 
+    /// <summary>How each row is applied to the store.</summary>
     public WriteMode WriteMode { get; set; } = WriteMode.Upsert;
 
     /// <summary>Rows per transactional batch, at most 100.</summary>
@@ -33,7 +39,7 @@ public sealed class LoaderOptions
     /// <summary>Batches in flight at once, across partitions.</summary>
     public int MaxParallelBatches { get; set; } = 16;
 
-    /// <summary><c>Adaptive</c> (default): batches in flight and request-unit rate learned from the service; <c>Fixed</c>: MaxParallelBatches always.</summary>
+    /// <summary>How many batches go in flight.</summary>
     public ConcurrencyMode Concurrency { get; set; } = ConcurrencyMode.Adaptive;
 
     /// <summary>Request units per second at most (Cosmos DB, Cosmos DB for Table): a load can take, say, 70% of a container's throughput.</summary>
@@ -58,10 +64,17 @@ public sealed class LoaderOptions
     /// <summary>Where the load records how far it got, every <see cref="CheckpointInterval"/> and at the end; started again with the same input and settings it resumes there. None when empty.</summary>
     public string? CheckpointPath { get; set; }
 
+    /// <summary>How often the checkpoint is written while loading (and always at the end).</summary>
     public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Where the JSON report is written; none when empty.</summary>
     public string? ReportPath { get; set; }
+
+    /// <summary>
+    /// Where the HTML report is written (charts over time, latency histogram, rejects by reason, settings): a path or a
+    /// blob URL. When empty, beside the JSON report, named as it with <c>.html</c>; none without either.
+    /// </summary>
+    public string? HtmlReportPath { get; set; }
 
     /// <summary>Where rejected rows are written as CSV (line, reason, record); none when empty.</summary>
     public string? RejectsPath { get; set; }
@@ -98,8 +111,17 @@ public sealed class LoaderOptions
 
     public BlobOptions Blob { get; set; } = new();
 
+    /// <summary>A sharded load: its state folder and queue, and how the input is cut (the verbs <c>plan</c>, <c>work</c>, <c>status</c>).</summary>
+    public ShardOptions Shards { get; set; } = new();
+
     /// <summary>Console log format: <c>Auto</c> (JSON when the output is not a terminal), <c>Text</c> or <c>Json</c>.</summary>
     public LogFormat LogFormat { get; set; } = LogFormat.Auto;
+
+    /// <summary>A live progress bar (percent and ETA, rows/s, batches in flight, throttles, rejects) while standard output is a terminal and the log is text; <c>false</c> for progress lines only. Logs to a pipe or a container's collector never get one.</summary>
+    public bool ProgressBar { get; set; } = true;
+
+    /// <summary>What <c>--estimate</c> samples and the prices it predicts the cost with.</summary>
+    public Planning.EstimateOptions Estimate { get; set; } = new();
 
     public TelemetryOptions Telemetry { get; set; } = new();
 }

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.RegularExpressions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
+using Loader.Worker.Shards;
 using Loader.Worker.Mapping;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Telemetry;
@@ -15,6 +16,17 @@ public sealed partial class LoaderOptionsValidator : IValidateOptions<LoaderOpti
     public ValidateOptionsResult Validate(string? name, LoaderOptions options)
     {
         var failures = new List<string>();
+        Defined(failures, "Loader:Command", options.Command);
+        if (options.Command != LoaderCommand.Load)
+        {
+            ShardSettingsValidator.Validate(options, failures);
+            if (options.Command == LoaderCommand.Status)
+            {
+                // Status reads the state folder and the queue; what the load writes where is the manifest's.
+                return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
+            }
+        }
+
         ValidateInput(options, failures);
         ValidateTemplate("Loader:PartitionKey", options.PartitionKey, ForbiddenInPartitionKey(options.Backend), failures);
         ValidateTemplate("Loader:RowKey", options.RowKey, ForbiddenInRowKey(options.Backend), failures);

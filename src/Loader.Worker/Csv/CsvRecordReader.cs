@@ -49,11 +49,16 @@ public sealed class CsvRecordReader : IDisposable
     /// Opens a stream as UTF-8 (a byte-order mark switches to UTF-16/32). Bytes that are not valid UTF-8 are
     /// kept as they are; the mapper rejects the record, so one bad byte costs one row, not the load.
     /// </summary>
-    public static CsvRecordReader Open(Stream stream, CsvOptions options)
+    public static CsvRecordReader Open(Stream stream, CsvOptions options) => Open(stream, options, boundaries: null);
+
+    /// <param name="stream">The input.</param>
+    /// <param name="options">How to read it.</param>
+    /// <param name="boundaries">Told of every record boundary the guard passes (see <see cref="RunawayQuoteGuard.BoundaryFound"/>), from the header on.</param>
+    internal static CsvRecordReader Open(Stream stream, CsvOptions options, Action<long, long>? boundaries)
     {
         CsvRecordReader? owner = null;
         var separator = Separator(options.Delimiter);
-        var guard = new RunawayQuoteGuard(stream, separator, options.MaxLinesInQuotes, options.MaxRecordBytes);
+        var guard = new RunawayQuoteGuard(stream, separator, options.MaxLinesInQuotes, options.MaxRecordBytes) { BoundaryFound = boundaries };
         var readerOptions = new CsvReaderOptions
         {
             Separator = separator,
@@ -152,6 +157,18 @@ public sealed class CsvRecordReader : IDisposable
         while (_malformed.TryDequeue(out var rest))
         {
             yield return new RecordResult<T>(default, rest.Record);
+        }
+    }
+
+    /// <summary>
+    /// Reads every remaining well-formed record without mapping it, giving where each starts: its offset in the bytes the
+    /// parser reads (<see cref="CsvReader.ByteOffset"/>), its line and its record number.
+    /// </summary>
+    internal IEnumerable<(long ParserOffset, long Line, long Record)> RecordStarts()
+    {
+        while (_reader.Read())
+        {
+            yield return (_reader.ByteOffset, _reader.LineNumber, _reader.RowNumber);
         }
     }
 

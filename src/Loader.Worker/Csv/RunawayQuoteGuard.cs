@@ -61,6 +61,10 @@ internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
     // How far the held bytes have moved to the front of the buffer in all: positions taken before a read are shifted by what it adds.
     private long _compacted;
 
+    // Bytes the parser is given beyond those read from the input (markers in, rejected spans out): all of it lies before
+    // the scan, so a position at the scan is that much further along in the parser's bytes than in the input's.
+    private long _netInserted;
+
     // Where the scan stands: the current record and line, and the quote that holds the record open.
     private int _recordStart;
     private long _recordLine = 1;
@@ -85,6 +89,13 @@ internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
 
     /// <summary>Lines of the input read so far, header and blank lines included (final once the parser has read to the end).</summary>
     public long LinesRead => _line - 1 + (_endedMidLine ? 1 : 0);
+
+    /// <summary>
+    /// Told of every record boundary the scan passes: where a record starts (outside quotes, after a line break or a
+    /// rejected span) as an offset in the bytes given to the parser and in the input. A planning pass cuts the input
+    /// there; a reader started at such an input offset sees what the whole input's reader saw from it on.
+    /// </summary>
+    internal Action<long, long>? BoundaryFound { get; set; }
 
     /// <summary>The lines the guard rejected from <paramref name="line"/> on, with their text and why; each is taken once.</summary>
     public bool TryTake(long line, out RejectedSpan span) => _rejected.TryRemove(line, out span!);
@@ -313,6 +324,7 @@ internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
         _recordStart = end;
         _recordLine = _line;
         _releasable = end;
+        BoundaryFound?.Invoke(_compacted + end, _compacted + end - _netInserted);
     }
 
     private void EndOfInput()
@@ -367,6 +379,7 @@ internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
         _recordLine = _line;
         _inQuotes = false;
         _releasable = resume;
+        BoundaryFound?.Invoke(_compacted + resume, _compacted + resume - _netInserted);
     }
 
     /// <summary>A line too long to hold: the record's text from its start is kept in part, the rest dropped up to the line break.</summary>
@@ -391,6 +404,7 @@ internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
         _discardedTextLength += kept;
         if (found < 0)
         {
+            _netInserted -= _length - _scan;
             _length = _scan; // dropped
             return;
         }
@@ -461,6 +475,7 @@ internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
         Array.Copy(_buffer, end, _buffer, start + replacement.Length, tail);
         replacement.CopyTo(_buffer, start);
         _length = length;
+        _netInserted += replacement.Length - (end - start);
     }
 
     private static string Size(int bytes) => bytes % (1024 * 1024) == 0

@@ -3,6 +3,7 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Reporting.Html;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -72,36 +73,25 @@ public sealed partial class LoadJob(
     }
 
     /// <summary>
-    /// Writes the report where the settings say, retrying as any output. A report that cannot be written is never a
+    /// Writes the HTML and JSON reports where the settings say, retrying as any output. A report that cannot be written is never a
     /// silent success: the load's exit code becomes <see cref="ExitCodes.OutputFailed"/> (unless it already failed),
     /// and the report goes to standard output instead, so the run's numbers are not lost with it.
     /// </summary>
     private async Task<LoadReport> PublishAsync(LoadReport report, LoaderOptions settings)
     {
-        if (!string.IsNullOrWhiteSpace(settings.ReportPath))
+        // The HTML report first, so that the JSON report, written after it, says if it could not be stored. A JSON report
+        // that cannot be stored outranks that: its numbers then go to standard output, and its message says so.
+        if (await TryWriteAsync(HtmlReportLocation.Setting(settings), (file, token) => HtmlReport.WriteAsync(report, file, token)).ConfigureAwait(false) is { } html)
         {
-            try
-            {
-                await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
-                    async token => await ReportWriter.WriteAsync(report, outputs.For(settings.ReportPath)!, token).ConfigureAwait(false),
-                    CancellationToken.None).ConfigureAwait(false);
-            }
-            catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception) || exception is FormatException or InvalidOperationException)
-            {
-                var where = OutputFiles.Display(settings.ReportPath)!;
-                LogReportNotWritten(where, BackendErrors.Describe(exception));
-                if (report.ExitCode == ExitCodes.Success)
-                {
-                    report = report with
-                    {
-                        Outcome = "OutputFailed",
-                        ExitCode = ExitCodes.OutputFailed,
-                        Message = $"the report could not be written to {where} ({BackendErrors.Describe(exception)}); it follows on standard output",
-                    };
-                }
+            LogHtmlReportNotWritten(html.Where, html.Reason);
+            report = OutputFailed(report, $"the HTML report could not be written to {html.Where} ({html.Reason})", outranks: false);
+        }
 
-                await summaryOutput.Out.WriteLineAsync(System.Text.Json.JsonSerializer.Serialize(report, ReportWriter.JsonOptions)).ConfigureAwait(false);
-            }
+        if (await TryWriteAsync(settings.ReportPath, (file, token) => ReportWriter.WriteAsync(report, file, token)).ConfigureAwait(false) is { } json)
+        {
+            LogReportNotWritten(json.Where, json.Reason);
+            report = OutputFailed(report, $"the report could not be written to {json.Where} ({json.Reason}); it follows on standard output", outranks: true);
+            await summaryOutput.Out.WriteLineAsync(System.Text.Json.JsonSerializer.Serialize(report, ReportWriter.JsonOptions)).ConfigureAwait(false);
         }
 
         LogFinished(report.Outcome, report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed, report.ElapsedSeconds, report.ExitCode);
@@ -130,6 +120,39 @@ public sealed partial class LoadJob(
             : ExitCodes.Unavailable;
     }
 
+    /// <summary>
+    /// Writes one report through the output its setting names (a path or a blob URL), retrying as any output; returns
+    /// where and why it could not be stored, or null when it was (or none is configured).
+    /// </summary>
+    private async Task<(string Where, string Reason)?> TryWriteAsync(string? setting, Func<OutputFile, CancellationToken, Task> write)
+    {
+        if (string.IsNullOrWhiteSpace(setting))
+        {
+            return null;
+        }
+
+        try
+        {
+            await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
+                async token => await write(outputs.For(setting)!, token).ConfigureAwait(false),
+                CancellationToken.None).ConfigureAwait(false);
+            return null;
+        }
+        catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception) || exception is FormatException or InvalidOperationException)
+        {
+            return (OutputFiles.Display(setting)!, BackendErrors.Describe(exception));
+        }
+    }
+
+    /// <summary>
+    /// A report that could not be stored is never a silent success: exit <see cref="ExitCodes.OutputFailed"/>, unless the
+    /// load had already failed otherwise; <paramref name="outranks"/> lets the JSON report's loss replace an earlier message.
+    /// </summary>
+    private static LoadReport OutputFailed(LoadReport report, string message, bool outranks) =>
+        report.ExitCode == ExitCodes.Success || (outranks && report.ExitCode == ExitCodes.OutputFailed)
+            ? report with { Outcome = "OutputFailed", ExitCode = ExitCodes.OutputFailed, Message = message }
+            : report;
+
     [LoggerMessage(Level = LogLevel.Warning, Message = "Stop requested: reading stopped; batches in flight get {GraceSeconds} s to finish")]
     private partial void LogStopping(double graceSeconds);
 
@@ -138,6 +161,9 @@ public sealed partial class LoadJob(
 
     [LoggerMessage(Level = LogLevel.Error, Message = "The report could not be written to {ReportPath}, even after retries: {Reason}; it follows on standard output")]
     private partial void LogReportNotWritten(string reportPath, string reason);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "The HTML report could not be written to {HtmlReportPath}, even after retries: {Reason}")]
+    private partial void LogHtmlReportNotWritten(string htmlReportPath, string reason);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Load {Outcome}: {RowsRead} read, {RowsWritten} written, {RowsRejected} rejected, {RowsSuperseded} superseded, {RowsFailed} failed in {ElapsedSeconds} s; exit code {ExitCode}")]
     private partial void LogFinished(string outcome, long rowsRead, long rowsWritten, long rowsRejected, long rowsSuperseded, long rowsFailed, double elapsedSeconds, int exitCode);

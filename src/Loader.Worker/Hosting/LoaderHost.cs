@@ -3,9 +3,15 @@ using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
+using Loader.Worker.Planning;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Shards;
+using Loader.Worker.Shards.Planning;
+using Loader.Worker.Shards.Status;
+using Loader.Worker.Shards.Work;
 using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Storage.Queues;
 using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Configuration.EnvironmentVariables;
@@ -13,7 +19,10 @@ using Microsoft.Extensions.Configuration.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Loader.Worker.Reporting.Terminal;
+using Spectre.Console;
 
 namespace Loader.Worker.Hosting;
 
@@ -22,7 +31,8 @@ public static class LoaderHost
 {
     public static HostApplicationBuilder CreateBuilder(string[] args)
     {
-        var normalized = CommandLineAliases.Normalize(args);
+        var command = LoaderSwitches.Parse(args);
+        var normalized = CommandLineAliases.Normalize(command.Arguments);
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
         {
             Args = normalized,
@@ -31,10 +41,24 @@ public static class LoaderHost
         AddSettingsFile(builder.Configuration, normalized);
         builder.Configuration.AddCommandLine(normalized, CommandLineAliases.SwitchMappings.ToDictionary());
 
-        var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal: !Console.IsOutputRedirected);
-        builder.Logging.AddLoaderConsole(logFormat);
+        var outputIsTerminal = !Console.IsOutputRedirected;
+        var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal);
+        if (ConsoleLogging.WantsProgressBar(builder.Configuration, logFormat, outputIsTerminal))
+        {
+            // A person at a terminal: a live bar, and the log written above it through the same console.
+            var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Out) });
+            builder.Logging.ClearProviders();
+            builder.Logging.AddProvider(new TerminalLoggerProvider(console, TimeProvider.System));
+            builder.Logging.AddFilter<TerminalLoggerProvider>(typeof(ProgressReporter).FullName, LogLevel.Warning); // the bar says it
+            builder.Services.AddSingleton(new TerminalProgress(console, TimeProvider.System));
+        }
+        else
+        {
+            builder.Logging.AddLoaderConsole(logFormat);
+        }
+
         builder.Services.AddSingleton(new SummaryOutput(Console.Out, logFormat));
-        builder.Services.AddBulkLoader(builder.Configuration);
+        builder.Services.AddBulkLoader(builder.Configuration, command.Kind);
         return builder;
     }
 
@@ -58,7 +82,8 @@ public static class LoaderHost
         sources.Insert(environment.s is null ? sources.Count : environment.i, source);
     }
 
-    public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration)
+    /// <summary>The loader's services, and as the host's job a load or, for <see cref="LoaderCommandKind.Estimate"/>, an estimate.</summary>
+    public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration, LoaderCommandKind command = LoaderCommandKind.Load)
     {
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
@@ -78,9 +103,41 @@ public static class LoaderHost
         services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipeline>();
         services.AddSingleton<LoadJob>();
+        services.AddSingleton<LoadEstimator>();
+        services.AddSingleton<EstimateJob>();
+        AddShardedLoads(services);
         // Before the job: started first, stopped (and flushed) last.
         services.AddMetricsExport(configuration);
-        services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        if (command == LoaderCommandKind.Estimate)
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<EstimateJob>());
+        }
+        else if (CommandOf(configuration) == LoaderCommand.Load)
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        }
+        else
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<ShardJob>());
+        }
+
         return services;
     }
+
+    /// <summary>The verbs of a sharded load: <c>plan</c>, <c>work</c>, <c>status</c>.</summary>
+    private static void AddShardedLoads(IServiceCollection services)
+    {
+        services.AddSingleton(provider => new QueueClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
+        services.AddSingleton<ShardedLoadFactory>();
+        services.AddSingleton<ShardPlanner>();
+        services.AddSingleton<PlanCommand>();
+        services.AddSingleton<ShardRun>();
+        services.AddSingleton<ShardWorker>();
+        services.AddSingleton<StatusCommand>();
+        services.AddSingleton<ShardJob>();
+    }
+
+    /// <summary>The command the configuration names; a value that is none is left to the options binder to refuse, naming it.</summary>
+    private static LoaderCommand CommandOf(IConfiguration configuration) =>
+        Enum.TryParse<LoaderCommand>(configuration[$"{LoaderOptions.SectionName}:Command"], ignoreCase: true, out var command) ? command : LoaderCommand.Load;
 }

@@ -21,4 +21,11 @@ public abstract record InputPart(string Name, long Length)
 
     /// <summary>Opens the part's bytes as stored.</summary>
     protected abstract Stream OpenStored(int bufferSize);
+
+    /// <summary>Whether <see cref="OpenRange"/> can read a byte range of the part, so a range shard can start inside it: never a compressed part's.</summary>
+    public virtual bool CanOpenRange => false;
+
+    /// <summary>Opens the stored bytes of the part from <paramref name="start"/> up to <paramref name="end"/> (exclusive); only a part that <see cref="CanOpenRange"/>.</summary>
+    public virtual Stream OpenRange(long start, long end, int bufferSize) =>
+        throw new NotSupportedException($"'{Name}' cannot be read from the middle.");
 }

@@ -10,10 +10,16 @@ public sealed class InputSource
     private const int SampleBytes = 1024 * 1024;
 
     public InputSource(string display, IReadOnlyList<InputPart> parts)
+        : this(display, parts, new InputLineMap { HasSeveralParts = parts.Count > 1 })
+    {
+    }
+
+    /// <summary>An input whose lines map to parts as <paramref name="lines"/> says (a range shard: one part, read from its middle).</summary>
+    public InputSource(string display, IReadOnlyList<InputPart> parts, InputLineMap lines)
     {
         Display = display;
         Parts = parts;
-        Lines = new InputLineMap { HasSeveralParts = parts.Count > 1 };
+        Lines = lines;
         Progress = new InputProgress(Length);
     }
 

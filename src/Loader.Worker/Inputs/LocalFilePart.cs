@@ -1,3 +1,5 @@
+using Loader.Worker.Configuration;
+
 namespace Loader.Worker.Inputs;
 
 /// <summary>A file on a local or mounted disk.</summary>
@@ -7,4 +9,13 @@ public sealed record LocalFilePart(string Path, long Length) : InputPart(System.
 
     protected override Stream OpenStored(int bufferSize) =>
         new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
+
+    public override bool CanOpenRange => Compression == InputCompression.None;
+
+    public override Stream OpenRange(long start, long end, int bufferSize)
+    {
+        var file = OpenStored(bufferSize);
+        file.Position = start;
+        return new PrefixedRangeStream([], file, end - start);
+    }
 }

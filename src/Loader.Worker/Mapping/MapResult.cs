@@ -2,10 +2,16 @@ using Loader.Abstractions;
 
 namespace Loader.Worker.Mapping;
 
-/// <summary>A record mapped to an entity, or the reason it cannot be (with the record's text for the rejects file), or skipped as settled by an earlier run.</summary>
-public readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText)
+/// <summary>
+/// A record mapped to an entity, or the reason it cannot be (with the record's text for the rejects file), or skipped as
+/// settled by an earlier run, or left to another shard of a sharded load.
+/// </summary>
+public readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText, bool OtherShard = false)
 {
-    public bool Skipped => Entity is null && RejectReason is null;
+    public bool Skipped => Entity is null && RejectReason is null && !OtherShard;
+
+    /// <summary>A record another shard writes or rejects.</summary>
+    public static MapResult Other(RowOrigin origin) => new(null, origin, null, null, OtherShard: true);
 
     /// <summary>A record an earlier run settled: not mapped again.</summary>
     public static MapResult Skip(RowOrigin origin) => new(null, origin, null, null);

@@ -10,12 +10,13 @@ namespace Loader.Worker.Outputs;
 /// </summary>
 public sealed partial class OutputPreflight(OutputFiles outputs, ILogger<OutputPreflight> logger)
 {
-    /// <summary>The outputs the settings configure, by key: a dry run keeps no checkpoint.</summary>
+    /// <summary>The outputs the settings configure, by key: a dry run keeps no checkpoint; the HTML report goes beside the JSON report unless it has its own path.</summary>
     public static IEnumerable<(string Key, string Setting)> Configured(LoaderOptions settings)
     {
         (string, string?)[] all =
         [
             ("Loader:ReportPath", settings.ReportPath),
+            ("Loader:HtmlReportPath", Reporting.Html.HtmlReportLocation.Setting(settings)),
             ("Loader:RejectsPath", settings.RejectsPath),
             ("Loader:CheckpointPath", settings.DryRun ? null : settings.CheckpointPath),
         ];

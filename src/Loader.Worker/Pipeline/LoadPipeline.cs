@@ -16,6 +16,9 @@ using Loader.Worker.Mapping;
 using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
+using Loader.Worker.Reporting.Html;
+using Loader.Worker.Reporting.Terminal;
+using Loader.Worker.Shards;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
@@ -24,7 +27,8 @@ namespace Loader.Worker.Pipeline;
 /// <summary>
 /// One load, end to end: read and map (stage 1) → batch by partition key (stage 2) → dispatch in parallel
 /// (stage 3), joined by bounded channels so a slow service holds the reader back instead of filling memory.
-/// Always returns a report; what went wrong is in its outcome, message and exit code.
+/// Always returns a report; what went wrong is in its outcome, message and exit code. In a sharded load each shard is
+/// one run of this pipeline, narrowed to the shard by <paramref name="shard"/>.
 /// </summary>
 public sealed partial class LoadPipeline(
     IOptions<LoaderOptions> options,
@@ -34,13 +38,20 @@ public sealed partial class LoadPipeline(
     OutputPreflight preflight,
     LoadStatistics statistics,
     ILoggerFactory loggerFactory,
-    TimeProvider timeProvider)
+    TimeProvider timeProvider,
+    TerminalProgress? terminal = null,
+    ShardScope? shard = null)
 {
     private readonly ILogger _logger = loggerFactory.CreateLogger<LoadPipeline>();
 
     /// <param name="stopReading">Stops reading new rows; what was read is still written (a graceful stop).</param>
     /// <param name="abort">Stops writing: requests in flight are cancelled and unwritten rows are counted failed.</param>
-    public async Task<LoadReport> RunAsync(CancellationToken stopReading, CancellationToken abort)
+    public Task<LoadReport> RunAsync(CancellationToken stopReading, CancellationToken abort) => RunAsync(null, stopReading, abort);
+
+    /// <param name="recordLimit">Reads only this many records from the start (the sample of <c>--estimate</c>), or all when null.</param>
+    /// <param name="stopReading">Stops reading new rows; what was read is still written (a graceful stop).</param>
+    /// <param name="abort">Stops writing: requests in flight are cancelled and unwritten rows are counted failed.</param>
+    public async Task<LoadReport> RunAsync(long? recordLimit, CancellationToken stopReading, CancellationToken abort)
     {
         var startedAt = timeProvider.GetUtcNow();
         var settings = options.Value;
@@ -48,7 +59,7 @@ public sealed partial class LoadPipeline(
         var run = new RunState();
         try
         {
-            var (outcome, exitCode, message) = await RunStagesAsync(settings, controls, run, stopReading, abort).ConfigureAwait(false);
+            var (outcome, exitCode, message) = await RunStagesAsync(settings, controls, run, recordLimit, stopReading, abort).ConfigureAwait(false);
             return BuildReport(settings, controls, run, startedAt, outcome, exitCode, message);
         }
         catch (LoadAbortedException exception)
@@ -124,13 +135,19 @@ public sealed partial class LoadPipeline(
 
         /// <summary>Lines of the input read, once reading is over.</summary>
         public long? LinesRead { get; set; }
+
+        /// <summary>The input's stored size, once it is open.</summary>
+        public long? InputBytes { get; set; }
     }
 
-    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, CancellationToken stopReading, CancellationToken abort)
+    private async Task<(string Outcome, int ExitCode, string? Message)> RunStagesAsync(LoaderOptions settings, DispatchControls controls, RunState run, long? recordLimit, CancellationToken stopReading, CancellationToken abort)
     {
         await EnsureOutputsWritableAsync(settings, abort).ConfigureAwait(false);
         var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, abort).ConfigureAwait(false);
+        source = shard?.Narrow(source) ?? source;
         await using var input = source.Open(settings.Blob.ReadBlockSize);
+        statistics.TrackInput(source.Progress);
+        run.InputBytes = source.Length;
         using var reader = OpenReader(input, settings);
         var plan = CreatePlan(reader.Header, settings);
         var converter = new ColumnConverter(Culture(settings.Csv.Culture), settings.Csv.AllowGroupSeparators);
@@ -155,7 +172,7 @@ public sealed partial class LoadPipeline(
         var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window);
+        var readStage = new ReadStage(reader, () => new EntityMapper(plan, backend, converter), MapThreads(settings), rejects, statistics, resume?.Window, recordLimit, shard?.Buckets);
         var batchStage = new BatchStage(CreateBatcher(settings), rejects, watermark, () => readStage.LastRead, IdlePeriod(settings.MaxBatchDelay));
         var writer = new BatchWriter(
             backend, new BatchResilience(settings.Retry, statistics, timeProvider), controls, statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, timeProvider, loggerFactory.CreateLogger<BatchWriter>());
@@ -166,6 +183,7 @@ public sealed partial class LoadPipeline(
         using var backgroundStop = new CancellationTokenSource();
         var progress = new ProgressReporter(statistics, timeProvider, loggerFactory.CreateLogger<ProgressReporter>(), source.Progress)
             .RunAsync(settings.ProgressInterval, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), checkpointWriter is null ? null : () => checkpointWriter.SinceLastWritten, backgroundStop.Token);
+        var bar = terminal?.RunAsync(statistics, () => (controls.Limiter.Limit, controls.Pacer.RequestUnitRate), backgroundStop.Token) ?? Task.CompletedTask;
         var checkpointing = checkpointWriter?.RunAsync(backgroundStop.Token) ?? Task.CompletedTask;
         (string, int, string?) conclusion;
         try
@@ -178,7 +196,7 @@ public sealed partial class LoadPipeline(
         finally
         {
             await backgroundStop.CancelAsync().ConfigureAwait(false);
-            await Task.WhenAll(progress, checkpointing).ConfigureAwait(false);
+            await Task.WhenAll(progress, checkpointing, bar).ConfigureAwait(false);
             conclusion = Conclude(readStage, rejects, checkpointWriter, stopReading);
             run.LinesRead = reader.LinesRead;
 
@@ -332,7 +350,9 @@ public sealed partial class LoadPipeline(
             LogResumingRepaired(checkpoint.Damage!.Part, checkpoint.Damage.Offset, checkpointPath);
         }
 
-        var skip = checkpoint.NextRecord - 1;
+        // A key shard cannot skip records unread: which of them were its own, it knows only by mapping them. They are
+        // read again, and those the checkpoint shows settled are passed over as the window's are.
+        var skip = shard?.Buckets is null ? checkpoint.NextRecord - 1 : 0;
         if (skip > 0 && source.CompressedParts.Any())
         {
             var compressed = string.Join(", ", source.CompressedParts.Select(part => part.Name));
@@ -341,10 +361,12 @@ public sealed partial class LoadPipeline(
 
         var skipped = SkipSettled(reader, skip);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);
-        var window = checkpoint.ReadUpTo >= checkpoint.NextRecord ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending) : null;
+        var window = checkpoint.ReadUpTo >= checkpoint.NextRecord || (skip == 0 && checkpoint.ReadUpTo > 0)
+            ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending)
+            : null;
         var resend = window?.Pending.Sum(range => range[1] - range[0] + 1) ?? 0;
         LogResuming(skipped, checkpoint.NextRecord, window?.ReadUpTo ?? skipped, resend, checkpointPath);
-        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window };
+        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window, ResumedAt = checkpoint.NextRecord };
     }
 
     /// <summary>
@@ -524,7 +546,9 @@ public sealed partial class LoadPipeline(
             RowsFailed = counts.RowsFailed,
             RowsSkipped = counts.RowsSkipped,
             RowsAlreadyWritten = counts.RowsAlreadyWritten,
-            ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.SkipRecords + 1 : null,
+            Shard = shard?.Spec.Id,
+            RowsOfOtherShards = shard?.Buckets is null ? null : counts.RowsOfOtherShards,
+            ResumedAtRecord = run.Resume is { Resumed: true } resumed ? resumed.ResumedAt : null,
             CheckpointPath = OutputFiles.Display(settings.CheckpointPath),
             Reconciled = counts.RowsRead == counts.RowsSettled,
             LinesRead = run.LinesRead,
@@ -541,6 +565,11 @@ public sealed partial class LoadPipeline(
             RequestUnitsPerRow = charge is { } perRow && counts.RowsWritten > 0 ? Math.Round(perRow / counts.RowsWritten, 3) : null,
             RequestUnitsPerSecond = charge is { } perSecond && seconds > 0 ? Math.Round(perSecond / seconds, 1) : null,
             RejectsPath = OutputFiles.Display(settings.RejectsPath),
+            HtmlReportPath = OutputFiles.Display(HtmlReportLocation.Setting(settings)),
+            InputBytes = run.InputBytes,
+            LatencyHistogram = statistics.Latency.Buckets(),
+            RejectReasons = statistics.Rejects.Summary(),
+            Settings = SettingsCatalog.Values(settings).ToDictionary(StringComparer.Ordinal),
             PeakMemoryMiB = Math.Round(PeakMemoryMiB(), 1),
             Concurrency = new ConcurrencyReport(settings.Concurrency.ToString(), concurrency.Min, concurrency.Average, concurrency.Max, concurrency.Final),
             PacedRequestUnitsPerSecond = controls.Pacer.RequestUnitRate is { } paced ? Math.Round(paced, 1) : null,

@@ -14,7 +14,7 @@ namespace Loader.Worker.Pipeline;
 /// be mapped go to the rejects here. After a resume, records in the earlier run's <see cref="ResumeWindow"/> that it
 /// settled are skipped, unmapped.
 /// </summary>
-internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null)
+internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null, long? recordLimit = null, Shards.KeyBucketFilter? buckets = null)
 {
     internal const int ChunkSize = 512;
 
@@ -32,14 +32,25 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
     {
         var chunk = new List<LoadEntity>(ChunkSize);
         var read = 0;
+        long records = 0;
+        var limitReached = false;
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
-        Func<CsvHelper.CsvReader, MapResult> map = window is null
+        Func<CsvHelper.CsvReader, MapResult> map = buckets is not null
+            ? csv => buckets.Map(mappers.Value!.Map(csv), window)
+            : window is null
             ? csv => mappers.Value!.Map(csv)
             : csv => window.Settled(csv.RowNumber) ? MapResult.Skip(CsvRecordReader.OriginOf(csv)) : mappers.Value!.Map(csv);
         try
         {
             foreach (var record in reader.ReadAll(map, mapThreads))
             {
+                if (record.Malformed is not null ? buckets?.OwnsRejects == false : record.Value.OtherShard)
+                {
+                    statistics.RowsOfOtherShards(1);
+                    LastRead = Later(LastRead, record.Malformed?.Origin ?? record.Value.Origin);
+                    continue;
+                }
+
                 if (record.Malformed is { } skipped ? window?.SettledMalformed(skipped.Origin.Record) == true : record.Value.Skipped)
                 {
                     statistics.RowsSkipped(1);
@@ -47,11 +58,7 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
                 }
 
                 read++;
-                var origin = record.Malformed?.Origin ?? record.Value.Origin;
-                if (origin.Record >= LastRead.Record)
-                {
-                    LastRead = (origin.Record, origin.Line);
-                }
+                LastRead = Later(LastRead, record.Malformed?.Origin ?? record.Value.Origin);
 
                 if (record.Value.Entity is { } entity)
                 {
@@ -79,13 +86,19 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
                     }
                 }
 
+                if (++records == recordLimit)
+                {
+                    limitReached = true;
+                    break;
+                }
+
                 if (stopReading.IsCancellationRequested)
                 {
                     break;
                 }
             }
 
-            ReachedEnd = !stopReading.IsCancellationRequested;
+            ReachedEnd = limitReached || !stopReading.IsCancellationRequested;
         }
         catch (Exception exception) when (exception is IOException or CsvHelper.CsvFormatException or UnauthorizedAccessException)
         {
@@ -105,4 +118,7 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
             output.TryComplete();
         }
     }
+
+    private static (long Record, long Line) Later((long Record, long Line) last, Abstractions.RowOrigin origin) =>
+        origin.Record >= last.Record ? (origin.Record, origin.Line) : last;
 }

@@ -100,6 +100,7 @@ public sealed partial class RejectSink : IDisposable
             }
         }
 
+        _statistics.Rejects.Add(origin.Line, reason, recordText);
         _statistics.RowsRejected(1);
         _statistics.LinesRejected(LinesOf(recordText));
         if (count <= LoggedRejects)

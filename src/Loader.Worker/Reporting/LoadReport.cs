@@ -43,6 +43,12 @@ public sealed record LoadReport
     /// <summary>Rows a resumed Insert load met again and found stored by the run before it (a conflict that is not a reject).</summary>
     public required long RowsAlreadyWritten { get; init; }
 
+    /// <summary>The shard of a sharded load this report is of; null for a load of the whole input.</summary>
+    public string? Shard { get; init; }
+
+    /// <summary>Rows a key shard read that belong to other shards (not in <see cref="RowsRead"/>); null unless a key shard.</summary>
+    public long? RowsOfOtherShards { get; init; }
+
     /// <summary>The first record this run read when it resumed from a checkpoint; null for a load from the top.</summary>
     public long? ResumedAtRecord { get; init; }
 
@@ -100,6 +106,21 @@ public sealed record LoadReport
 
     public string? RejectsPath { get; init; }
 
+    /// <summary>Where the HTML report of this load went (a path, or a URL without its signature); null for none.</summary>
+    public string? HtmlReportPath { get; init; }
+
+    /// <summary>The input's stored size in bytes; null when the input was not opened.</summary>
+    public long? InputBytes { get; init; }
+
+    /// <summary>Request latencies as buckets on a log scale, for the histogram of the HTML report.</summary>
+    public IReadOnlyList<LatencyBucket> LatencyHistogram { get; init; } = [];
+
+    /// <summary>Rejected rows by kind of reason, most rows first, each with its first few rows.</summary>
+    public IReadOnlyList<RejectReason> RejectReasons { get; init; } = [];
+
+    /// <summary>The settings the load ran with: connection strings and keys hidden, signatures cut from URLs.</summary>
+    public IReadOnlyDictionary<string, string> Settings { get; init; } = new Dictionary<string, string>();
+
     /// <summary>Peak resident memory of the loader process, in MiB.</summary>
     public required double PeakMemoryMiB { get; init; }
 
@@ -132,4 +153,5 @@ public sealed record ConcurrencyReport(string Mode, int Min, double Average, int
 /// <param name="RequestCharge">Request units charged so far (0 when the service reports none).</param>
 /// <param name="Concurrency">Batches allowed in flight at that moment.</param>
 /// <param name="PacedRequestUnitsPerSecond">Request-unit rate paced at, or null.</param>
-public sealed record ProgressSample(double Seconds, long RowsWritten, long Requests, long Throttled, double RequestCharge, int Concurrency, double? PacedRequestUnitsPerSecond);
+/// <param name="InFlight">Batches in flight at that moment (at most <paramref name="Concurrency"/>, give or take one being handed over).</param>
+public sealed record ProgressSample(double Seconds, long RowsWritten, long Requests, long Throttled, double RequestCharge, int Concurrency, double? PacedRequestUnitsPerSecond, long InFlight = 0);

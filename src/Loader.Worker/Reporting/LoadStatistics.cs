@@ -20,6 +20,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _rowsFailed;
     private long _rowsSkipped;
     private long _rowsAlreadyWritten;
+    private long _rowsOfOtherShards;
     private long _linesRejected;
     private long _batches;
     private long _requests;
@@ -30,11 +31,18 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     private long _inFlight;
     private double _requestCharge;
     private bool _requestChargeReported;
+    private Inputs.InputProgress? _input;
 
     private const int MaxSamples = 2000;
     private readonly List<ProgressSample> _samples = [];
 
     public LatencyHistogram Latency { get; } = new();
+
+    /// <summary>Rejected rows grouped by reason, with the first few of each, for the report.</summary>
+    public RejectReasons Rejects { get; } = new();
+
+    /// <summary>The input being read and its stored size in bytes, so progress can tell how far into it the load is.</summary>
+    public void TrackInput(Inputs.InputProgress input) => Volatile.Write(ref _input, input);
 
     /// <summary>Keeps a progress sample for the report's timeline; past 2,000 every other one is dropped, so a long load keeps its whole span.</summary>
     public void AddSample(ProgressSample sample)
@@ -69,6 +77,9 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
     public void RowsRead(long count) => Interlocked.Add(ref _rowsRead, count);
 
     public void RowsSkipped(long count) => Interlocked.Add(ref _rowsSkipped, count);
+
+    /// <summary>Rows a key shard read that belong to another shard's bucket: not this shard's to write or reject.</summary>
+    public void RowsOfOtherShards(long count) => Interlocked.Add(ref _rowsOfOtherShards, count);
 
     /// <summary>Rows a resumed Insert load found already stored by the run before it.</summary>
     public void RowsAlreadyWritten(long count)
@@ -194,6 +205,9 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
             Elapsed: Elapsed)
         {
             LinesRejected = Interlocked.Read(ref _linesRejected),
+            InputBytesRead = Volatile.Read(ref _input)?.BytesRead ?? 0,
+            InputBytes = Volatile.Read(ref _input)?.Length ?? 0,
+            RowsOfOtherShards = Interlocked.Read(ref _rowsOfOtherShards),
         };
     }
 }
@@ -219,6 +233,21 @@ public sealed record LoadCounts(
 {
     /// <summary>Input lines the rejected rows spanned.</summary>
     public long LinesRejected { get; init; }
+
+    /// <summary>Bytes of the input read so far, as stored (see <see cref="Inputs.InputProgress"/>).</summary>
+    public long InputBytesRead { get; init; }
+
+    /// <summary>The input's stored size in bytes; 0 when not known (yet).</summary>
+    public long InputBytes { get; init; }
+
+    /// <summary>
+    /// How much of the load is done, 0 to 1, or null when the input's size is not known: the share of the input read,
+    /// times the share of the rows read so far that have reached an end (rows waiting in batches are not done).
+    /// </summary>
+    public double? Completed => InputBytes <= 0 ? null
+        : Math.Clamp((double)InputBytesRead / InputBytes, 0, 1) * (RowsRead > 0 ? (double)RowsSettled / RowsRead : 0);
+    /// <summary>Rows a key shard read that were another shard's (not counted in <see cref="RowsRead"/>).</summary>
+    public long RowsOfOtherShards { get; init; }
 
     /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
     public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;

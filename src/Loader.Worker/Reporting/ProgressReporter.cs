@@ -51,7 +51,7 @@ public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProv
         : sinceCheckpoint() is { } age ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"last checkpoint {age.TotalSeconds:0} s ago") : "no checkpoint yet";
 
     internal static ProgressSample Sample(LoadCounts counts, int concurrency, double? paced) => new(
-        Math.Round(counts.Elapsed.TotalSeconds, 2), counts.RowsWritten, counts.Requests, counts.Throttled, Math.Round(counts.RequestCharge ?? 0, 1), concurrency, paced is { } rate ? Math.Round(rate, 1) : null);
+        Math.Round(counts.Elapsed.TotalSeconds, 2), counts.RowsWritten, counts.Requests, counts.Throttled, Math.Round(counts.RequestCharge ?? 0, 1), concurrency, paced is { } rate ? Math.Round(rate, 1) : null, counts.InFlight);
 
     [LoggerMessage(Level = LogLevel.Information,
         Message = "Progress: {RowsRead:N0} rows read, {RowsWritten:N0} written ({RowsPerSecond:N0} rows/s), {RowsRejected:N0} rejected, {RowsFailed:N0} failed, {RowsPending:N0} waiting in batches, {InFlight}/{Concurrency} batches in flight, {Throttled:N0} throttled, {Checkpoint}")]

@@ -59,6 +59,11 @@ public static class SummaryWriter
             text.AppendLine("  request units             -   (the service reports no request charge)");
         }
         text.AppendLine(c, $"  peak memory      {report.PeakMemoryMiB,12:N0} MiB");
+        if (report.HtmlReportPath is { } html)
+        {
+            text.AppendLine(c, $"  html report      {html}");
+        }
+
         foreach (var error in report.Errors.Take(5))
         {
             text.AppendLine(c, $"  failed {error.Rows:N0} rows: {error.Error}");

@@ -20,6 +20,13 @@ public static class ConsoleLogging
         return format == LogFormat.Auto ? (outputIsTerminal ? LogFormat.Text : LogFormat.Json) : format;
     }
 
+    /// <summary>
+    /// Whether a live progress bar is drawn: standard output is a terminal, the log is text, and
+    /// <c>Loader:ProgressBar</c> is not <c>false</c> (a value that does not parse is reported when the options are bound).
+    /// </summary>
+    public static bool WantsProgressBar(IConfiguration configuration, LogFormat format, bool outputIsTerminal) =>
+        outputIsTerminal && format == LogFormat.Text && (!bool.TryParse(configuration["Loader:ProgressBar"], out var wanted) || wanted);
+
     public static ILoggingBuilder AddLoaderConsole(this ILoggingBuilder logging, LogFormat format)
     {
         logging.ClearProviders();

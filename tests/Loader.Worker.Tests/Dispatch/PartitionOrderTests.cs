@@ -16,7 +16,8 @@ public sealed class PartitionOrderTests(AzuriteFixture azurite) : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
-    private async Task<(LoaderRun Run, ObservedAdapter Adapter)> LoadAsync(string csv, string table, int parallel, Func<EntityBatch, TimeSpan> delay)
+    private async Task<(LoaderRun Run, ObservedAdapter Adapter)> LoadAsync(
+        string csv, string table, int parallel, Func<EntityBatch, TimeSpan>? delay = null, Func<EntityBatch, CancellationToken, Task>? hold = null)
     {
         ObservedAdapter? observed = null;
         var settings = new Dictionary<string, string?>
@@ -32,16 +33,19 @@ public sealed class PartitionOrderTests(AzuriteFixture azurite) : IDisposable
         var run = await LoaderRunner.RunAsync(settings, _cancellation, services => services.AddSingleton<IBackendAdapter>(provider =>
             observed = new ObservedAdapter(
                 BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, TimeProvider.System),
-                delay)));
+                delay,
+                hold)));
         return (run, observed!);
     }
 
     [Fact]
     public async Task A_later_batch_of_a_key_waits_for_the_earlier_one_even_when_the_earlier_is_slow()
     {
-        // Each of 5 partitions gets 30 rows: three batches of 10, every row key written once per batch
-        // with the batch number as value. The first batch of each partition is held back 400 ms: were
-        // batches of a key sent in parallel, batch 1 would land last and its values would win.
+        // Each of 5 partitions gets 30 rows: three batches of 10, every row key written once per batch with the
+        // batch number as value. The first batch of p0 is held at the adapter until the other partitions' 12 batches
+        // have all arrived there — the last of them read after every batch of p0 — so a dispatcher that sent a key's
+        // batches side by side has sent p0's later ones by then: they meet the held one in the adapter, land first,
+        // and batch 1's values win. No timer decides it: the gate opens on what the dispatcher did.
         var csv = new CsvText("pk", "rk", "v");
         for (var round = 1; round <= 3; round++)
         {
@@ -54,15 +58,32 @@ public sealed class PartitionOrderTests(AzuriteFixture azurite) : IDisposable
             }
         }
 
+        var othersArrived = 0;
+        var othersAllArrived = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task HoldTheFirstBatchOfP0(EntityBatch batch, CancellationToken cancellationToken)
+        {
+            if (batch.PartitionKey != "p0")
+            {
+                if (Interlocked.Increment(ref othersArrived) == 12)
+                {
+                    othersAllArrived.SetResult();
+                }
+
+                return Task.CompletedTask;
+            }
+
+            return batch.Entities.Any(e => e.Origin.Record <= 10) ? othersAllArrived.Task.WaitAsync(cancellationToken) : Task.CompletedTask;
+        }
+
         var table = AzuriteFixture.UniqueTableName();
-        var (run, adapter) = await LoadAsync(csv.ToString(), table, parallel: 16, delay: batch =>
-            batch.Entities.Any(e => e.Origin.Record <= 50) ? TimeSpan.FromMilliseconds(400) : TimeSpan.Zero);
+        var (run, adapter) = await LoadAsync(csv.ToString(), table, parallel: 16, hold: HoldTheFirstBatchOfP0);
 
         Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal(1, adapter.MaxInFlightOfOnePartition);
         var stored = await azurite.ReadTableAsync(table, _cancellation);
         Assert.Equal(50, stored.Count);
         Assert.All(stored.Values, entity => Assert.Equal("3", entity.Properties["v"]));
-        Assert.True(adapter.MaxInFlight > 1, "partitions should still be written in parallel");
+        Assert.True(adapter.MaxInFlight > 1, "partitions should still be written in parallel: p0's first batch was held while others went");
     }
 
     [Fact]

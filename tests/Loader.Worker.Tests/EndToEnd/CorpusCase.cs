@@ -60,8 +60,17 @@ public sealed record CorpusCase
 
     public IReadOnlyList<ExpectedRow> Rows { get; init; } = [];
 
-    /// <summary>For a setting that cannot be right (<c>Corpus/settings/</c>): lines the loader's own process must print.</summary>
-    public IReadOnlyList<string> Output { get; init; } = [];
+    /// <summary>
+    /// Entities an earlier load in the same test put in the table, which this load must leave as they are. They come
+    /// from no line of this input; every entity of <see cref="Rows"/> does.
+    /// </summary>
+    public IReadOnlyList<ExpectedRow> HeldBefore { get; init; } = [];
+
+    /// <summary>
+    /// For a setting that cannot be right (<c>Corpus/settings/</c>): the failures the loader's own process lists on
+    /// standard error, in order, each the start of one listed line (the listing holds these and no others).
+    /// </summary>
+    public IReadOnlyList<string> Stderr { get; init; } = [];
 
     /// <summary>The last line the load reads when it stops early; lines after it are accounted for by no one.</summary>
     public long? ReadUpToLine { get; init; }
@@ -119,7 +128,7 @@ public sealed record CorpusCase
             Superseded = root.TryGetProperty("superseded", out var superseded) ? [.. superseded.EnumerateArray().Select(e => e.GetInt64())] : [],
             Rows = root.TryGetProperty("rows", out var rows) ? [.. rows.EnumerateArray().Select(ReadRow)] : [],
             ReadUpToLine = root.TryGetProperty("readUpToLine", out var upTo) ? upTo.GetInt64() : null,
-            Output = root.TryGetProperty("output", out var output) ? [.. output.EnumerateArray().Select(line => line.GetString()!)] : [],
+            Stderr = root.TryGetProperty("stderr", out var stderr) ? [.. stderr.EnumerateArray().Select(line => line.GetString()!)] : [],
         };
     }
 

@@ -167,7 +167,7 @@ public static class CorpusRunner
     private static async Task VerifyStoreAsync(ICorpusStore store, CorpusCase corpus, CancellationToken cancellationToken)
     {
         var stored = await store.ReadAsync(cancellationToken);
-        var expected = corpus.Rows.ToDictionary(row => (row.PartitionKey, row.RowKey));
+        var expected = corpus.Rows.Concat(corpus.HeldBefore).ToDictionary(row => (row.PartitionKey, row.RowKey));
         var missing = expected.Keys.Where(key => !stored.ContainsKey(key)).ToList();
         var extra = stored.Keys.Where(key => !expected.ContainsKey(key)).ToList();
         if (missing.Count > 0 || extra.Count > 0)
@@ -238,7 +238,7 @@ public static class CorpusRunner
             Account(line, line, $"the superseded row of line {line}");
         }
 
-        foreach (var row in corpus.Rows.Where(row => row.Line > 0))
+        foreach (var row in corpus.Rows)
         {
             Account(row.Line, row.LastLine, $"row ({row.PartitionKey}, {Shorten(row.RowKey)})");
         }

@@ -217,12 +217,12 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
     }
 
     [Fact]
-    public async Task An_unreachable_account_fails_within_seconds_with_one_clear_message()
+    public async Task A_refused_connection_to_the_account_ends_the_load_at_once_with_one_clear_message()
     {
         var settings = Settings(Sample, "TransactionalBatch");
         settings["Loader:Cosmos:ConnectionString"] = $"AccountEndpoint=https://127.0.0.1:{NodeToolProcess.FreePort().ToString(CultureInfo.InvariantCulture)}/;AccountKey={CosmosStandInFixture.Key};";
-        settings["Loader:ConnectTimeout"] = "00:00:10";
-        var started = DateTime.UtcNow;
+        // An hour: a refused connection must end the load at once, not when this runs out (the harness bounds the run).
+        settings["Loader:ConnectTimeout"] = "01:00:00";
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
@@ -231,6 +231,6 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         Assert.StartsWith("Cosmos:", report.Message, StringComparison.Ordinal);
         Assert.DoesNotContain(CosmosStandInFixture.Key, run.Logs.AllText, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", report.Message, StringComparison.Ordinal); // no stack trace
-        Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(30), $"took {DateTime.UtcNow - started}");
+        Assert.DoesNotContain("Loader:ConnectTimeout", report.Message, StringComparison.Ordinal); // the refusal, not the timeout
     }
 }

@@ -1,6 +1,11 @@
 using System.Globalization;
+using Loader.Abstractions;
+using Loader.Worker.Backends;
+using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Tests.EndToEnd;
 
@@ -25,6 +30,12 @@ public sealed class OutageTests : IDisposable
         }
 
         var table = AzuriteFixture.UniqueTableName("outage");
+        // Once 5,000 rows have gone out, every further batch waits for the outage: the load is still running when
+        // Azurite stops, and the held batches meet it, however fast the machine is.
+        var outage = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var sent = 0L;
+        Task HoldUntilTheOutage(EntityBatch batch, CancellationToken cancellationToken) =>
+            Interlocked.Add(ref sent, batch.Entities.Count) - batch.Entities.Count < 5_000 ? Task.CompletedTask : outage.Task.WaitAsync(cancellationToken);
         var load = LoaderRunner.Start(new Dictionary<string, string?>
         {
             ["Loader:Input"] = _directory.WriteCsv("input.csv", csv.ToString()),
@@ -34,10 +45,12 @@ public sealed class OutageTests : IDisposable
             ["Loader:RowKey"] = "{rk}",
             ["Loader:Columns:n"] = "Int32",
             ["Loader:MaxBufferedRows"] = "2000",
-        }, _cancellation);
+        }, _cancellation, services => services.AddSingleton<IBackendAdapter>(provider => new ObservedAdapter(
+            BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, TimeProvider.System), hold: HoldUntilTheOutage)));
 
         await load.WhenWrittenAsync(5_000, _cancellation);
         await service.StopGracefullyAsync();
+        outage.SetResult();
         await Task.Delay(TimeSpan.FromSeconds(4), _cancellation);
         await service.StartAsync(_cancellation);
         var run = await load.Completion;
@@ -45,7 +58,7 @@ public sealed class OutageTests : IDisposable
         var report = run.RequireReport();
         Assert.True(ExitCodes.Success == run.ExitCode, $"exit {run.ExitCode}: {run.Summary}{Environment.NewLine}{run.Logs.AllText}");
         Assert.Equal((Rows, Rows, 0L), (report.RowsRead, report.RowsWritten, report.RowsFailed));
-        Assert.True(report.Retries > 0, "the outage should have cost retries");
+        Assert.True(report.Retries > 0, "the batches held until the outage should have cost retries");
         var stored = await AzuriteFixture.ReadTableAsync(service.ConnectionString, table, _cancellation);
         Assert.Equal(Rows, stored.Count);
         Assert.All(stored, pair => Assert.Equal(int.Parse(pair.Key.Item2[1..], CultureInfo.InvariantCulture), pair.Value.Properties["n"]));

@@ -170,9 +170,10 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
 
         Assert.True(exitCode == ExitCodes.Success, loader.Output);
         Assert.Contains($"OK   Loader:ReportPath {Url(container, "report.json")}: writable (container '{container}' created)", loader.Output, StringComparison.Ordinal);
+        Assert.Contains($"OK   Loader:HtmlReportPath {Url(container, "report.html")}: writable", loader.Output, StringComparison.Ordinal); // beside the JSON report
         Assert.Contains("OK   Loader:Input ", loader.Output, StringComparison.Ordinal);
         Assert.Contains($"OK   Loader:Backend Tables table '{table}': reachable, credentials accepted, target ready; may write: an entity written and deleted again in partition 'loader-check'", loader.Output, StringComparison.Ordinal);
-        Assert.Contains("Ready to load: 3 checks passed", loader.Output, StringComparison.Ordinal);
+        Assert.Contains("Ready to load: 4 checks passed", loader.Output, StringComparison.Ordinal);
         Assert.Empty(await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation)); // created, probed, empty
         Assert.False((await azurite.Client.GetBlobContainerClient(container).GetBlobClient("report.json").ExistsAsync(_cancellation)).Value);
     }
@@ -194,9 +195,10 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
 
         Assert.True(exitCode == ExitCodes.InvalidConfiguration, loader.Output);
         Assert.Contains("FAIL Loader:ReportPath", loader.Output, StringComparison.Ordinal);
+        Assert.Contains("FAIL Loader:HtmlReportPath", loader.Output, StringComparison.Ordinal); // beside the JSON report, with the same read-only signature
         Assert.Contains("FAIL Loader:Input", loader.Output, StringComparison.Ordinal);
         Assert.Contains("Loader:Columns:missing gives a type to column 'missing', which the header does not have", loader.Output, StringComparison.Ordinal);
         Assert.Contains("OK   Loader:Backend", loader.Output, StringComparison.Ordinal);
-        Assert.Contains("Not ready: 2 of 3 checks failed.", loader.Output, StringComparison.Ordinal);
+        Assert.Contains("Not ready: 3 of 4 checks failed.", loader.Output, StringComparison.Ordinal);
     }
 }

@@ -40,6 +40,9 @@ public sealed class SecretsInLogsTests(AzuriteFixture azurite) : IDisposable
         Assert.Contains(lines, line => line.GetProperty("Message").GetString()!.StartsWith("Load Completed", StringComparison.Ordinal));
         AssertNoSecret(key, loader.Output);
         AssertNoSecret(key, File.ReadAllText(_directory.File("report.json")));
+        var page = File.ReadAllText(_directory.File("report.html")); // the HTML report, beside the JSON one, lists the settings
+        Assert.Contains("Loader:Tables:ConnectionString", page, StringComparison.Ordinal);
+        AssertNoSecret(key, page);
     }
 
     [Fact]

@@ -3,24 +3,28 @@ using System.Globalization;
 namespace Loader.Worker.Tests.Infrastructure;
 
 /// <summary>
-/// A real Azurite process on free ports: the Table service, and the Blob service when asked. In memory by default;
-/// with a location on disk it survives a stop and a start, as the outage tests need.
+/// A real Azurite process on free ports: the Table service, the Blob service when asked, and the Queue service (of a
+/// sharded load) too when asked. In memory by default; with a location on disk it survives a stop and a start, as the
+/// outage tests need.
 /// </summary>
 public sealed class AzuriteProcess : IAsyncDisposable
 {
     private readonly bool _withBlob;
+    private readonly bool _withQueue;
     private readonly NodeToolProcess _process;
 
-    private AzuriteProcess(string? location, bool withBlob)
+    private AzuriteProcess(string? location, bool withBlob, bool withQueue)
     {
-        _withBlob = withBlob;
+        _withBlob = withBlob || withQueue;
+        _withQueue = withQueue;
         TablePort = FreePort();
-        BlobPort = withBlob ? FreePort() : 0;
+        BlobPort = _withBlob ? FreePort() : 0;
+        QueuePort = _withBlob ? FreePort() : 0;
         // No telemetry: Azurite's would probe the cloud metadata address (169.254.169.254); tests talk to loopback only.
         var arguments = new List<string> { "--skipApiVersionCheck", "--loose", "--disableTelemetry", "--tableHost", "127.0.0.1", "--tablePort", Text(TablePort) };
-        if (withBlob)
+        if (_withBlob)
         {
-            arguments.AddRange(["--blobHost", "127.0.0.1", "--blobPort", Text(BlobPort), "--queuePort", Text(FreePort())]);
+            arguments.AddRange(["--blobHost", "127.0.0.1", "--blobPort", Text(BlobPort), "--queueHost", "127.0.0.1", "--queuePort", Text(QueuePort)]);
         }
 
         if (location is null)
@@ -33,32 +37,41 @@ public sealed class AzuriteProcess : IAsyncDisposable
             arguments.AddRange(["--location", location]);
         }
 
-        _process = new NodeToolProcess(withBlob ? "azurite" : "azurite-table", arguments, withBlob ? [TablePort, BlobPort] : [TablePort]);
+        _process = new NodeToolProcess(_withBlob ? "azurite" : "azurite-table", arguments, _withQueue ? [TablePort, BlobPort, QueuePort] : _withBlob ? [TablePort, BlobPort] : [TablePort]);
     }
 
     public int TablePort { get; }
 
     public int BlobPort { get; }
 
+    /// <summary>The Queue service's port (started with the Blob service; a connection string names it when asked for).</summary>
+    public int QueuePort { get; }
+
     public string TableEndpoint => $"http://127.0.0.1:{TablePort}/devstoreaccount1";
 
     public string BlobEndpoint => $"http://127.0.0.1:{BlobPort}/devstoreaccount1";
+
+    public string QueueEndpoint => $"http://127.0.0.1:{QueuePort}/devstoreaccount1";
 
     /// <summary>The emulator's published, well-known account key; it grants nothing outside a local emulator.</summary>
     public const string DevelopmentAccountKey =
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
+    /// <summary>A connection string for the emulator's account at another Table endpoint (a throttling simulator in front of it, a port nothing answers on).</summary>
+    public static string ConnectionStringAt(string tableEndpoint) =>
+        $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={DevelopmentAccountKey};TableEndpoint={tableEndpoint.TrimEnd('/')}";
+
     /// <summary>A connection string for the emulator account on these ports.</summary>
     public string ConnectionString =>
         "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
         + $"AccountKey={DevelopmentAccountKey};"
-        + $"TableEndpoint={TableEndpoint};" + (_withBlob ? $"BlobEndpoint={BlobEndpoint};" : "");
+        + $"TableEndpoint={TableEndpoint};" + (_withBlob ? $"BlobEndpoint={BlobEndpoint};" : "") + (_withQueue ? $"QueueEndpoint={QueueEndpoint};" : "");
 
     public string Output => _process.Output;
 
-    public static async Task<AzuriteProcess> StartAsync(string? location = null, bool withBlob = false, CancellationToken cancellationToken = default)
+    public static async Task<AzuriteProcess> StartAsync(string? location = null, bool withBlob = false, bool withQueue = false, CancellationToken cancellationToken = default)
     {
-        var azurite = new AzuriteProcess(location, withBlob);
+        var azurite = new AzuriteProcess(location, withBlob, withQueue);
         await azurite.StartAsync(cancellationToken);
         return azurite;
     }

@@ -11,16 +11,18 @@ public sealed class LoaderProcess : IAsyncDisposable
 {
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly StringBuilder _error = new();
 
     private LoaderProcess(Process process)
     {
         _process = process;
-        _process.OutputDataReceived += (_, e) => Append(e.Data);
-        _process.ErrorDataReceived += (_, e) => Append(e.Data);
+        _process.OutputDataReceived += (_, e) => Append(e.Data, toError: false);
+        _process.ErrorDataReceived += (_, e) => Append(e.Data, toError: true);
         _process.BeginOutputReadLine();
         _process.BeginErrorReadLine();
     }
 
+    /// <summary>Everything the loader printed, standard output and standard error, in the order it came.</summary>
     public string Output
     {
         get
@@ -32,9 +34,31 @@ public sealed class LoaderProcess : IAsyncDisposable
         }
     }
 
+    /// <summary>What the loader printed on standard error alone.</summary>
+    public string Error
+    {
+        get
+        {
+            lock (_output)
+            {
+                return _error.ToString();
+            }
+        }
+    }
+
     public bool HasExited => _process.HasExited;
 
-    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings)
+    /// <summary>The process id: how a sharded load's state names the worker (<c>host/pid</c>).</summary>
+    public int Id => _process.Id;
+
+    public static LoaderProcess Start(IReadOnlyDictionary<string, string?> settings) => Start(verb: null, settings);
+
+    /// <summary>Starts a verb of a sharded load (<c>plan</c>, <c>work</c>, <c>status</c>), given first as a user gives it.</summary>
+    public static LoaderProcess Start(string? verb, IReadOnlyDictionary<string, string?> settings) =>
+        StartWithArguments([.. verb is null ? [] : new[] { verb }, .. settings.Select(setting => $"--{setting.Key}={setting.Value}")]);
+
+    /// <summary>Starts the loader with these command-line arguments as they are.</summary>
+    public static LoaderProcess StartWithArguments(params string[] arguments)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -43,9 +67,9 @@ public sealed class LoaderProcess : IAsyncDisposable
             UseShellExecute = false,
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Loader.Worker.dll"));
-        foreach (var (key, value) in settings)
+        foreach (var argument in arguments)
         {
-            start.ArgumentList.Add($"--{key}={value}");
+            start.ArgumentList.Add(argument);
         }
 
         return new LoaderProcess(Process.Start(start) ?? throw new InvalidOperationException("the loader did not start"));
@@ -89,7 +113,7 @@ public sealed class LoaderProcess : IAsyncDisposable
         _process.Dispose();
     }
 
-    private void Append(string? line)
+    private void Append(string? line, bool toError)
     {
         if (line is null)
         {
@@ -99,6 +123,10 @@ public sealed class LoaderProcess : IAsyncDisposable
         lock (_output)
         {
             _output.AppendLine(line);
+            if (toError)
+            {
+                _error.AppendLine(line);
+            }
         }
     }
 }

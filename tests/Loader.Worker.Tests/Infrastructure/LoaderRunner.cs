@@ -10,6 +10,9 @@ namespace Loader.Worker.Tests.Infrastructure;
 /// <summary>Runs the loader's real host in-process, as the command line would, and captures what it produced.</summary>
 public static class LoaderRunner
 {
+    /// <summary>The longest any in-process load of the tests may take: a load that hangs fails its test instead of holding the run.</summary>
+    private static readonly TimeSpan s_loadTimeout = TimeSpan.FromMinutes(10);
+
     public static async Task<LoaderRun> RunAsync(
         IReadOnlyDictionary<string, string?> settings,
         CancellationToken cancellationToken,
@@ -20,10 +23,14 @@ public static class LoaderRunner
     }
 
     /// <summary>Starts a load in-process and returns at once, so a test can act while it runs (stop it, take the service away).</summary>
-    public static ObservedLoad Start(IReadOnlyDictionary<string, string?> settings, CancellationToken stop)
+    public static ObservedLoad Start(IReadOnlyDictionary<string, string?> settings, CancellationToken stop, Action<IServiceCollection>? configureServices = null)
     {
         var observed = new ObservedLoad();
-        observed.Completion = RunAsync(settings, stop, services => services.AddSingleton(observed.Attach));
+        observed.Completion = RunAsync(settings, stop, services =>
+        {
+            services.AddSingleton(observed.Attach);
+            configureServices?.Invoke(services);
+        });
         return observed;
     }
 
@@ -44,12 +51,20 @@ public static class LoaderRunner
         {
             using var host = builder.Build();
             var job = host.Services.GetRequiredService<LoadJob>();
-            await host.RunAsync(cancellationToken);
+            // cancellationToken stops the load as SIGTERM does; the host then still ends it (checkpoint, report) and returns.
+            await host.RunAsync(cancellationToken).WaitAsync(s_loadTimeout, TestContext.Current.CancellationToken);
             return new LoaderRun(job.ExitCode, job.Report, summary.ToString(), logs, null);
         }
-        catch (OptionsValidationException exception)
+        catch (TimeoutException)
         {
-            return new LoaderRun(ExitCodes.InvalidConfiguration, null, "", logs, exception);
+            throw new Xunit.Sdk.XunitException($"the load did not end within {s_loadTimeout}; logs:{Environment.NewLine}{logs.AllText}");
+        }
+        catch (Exception exception) when (StartupFailure.IsInvalidSettings(exception))
+        {
+            // What the program itself prints and returns (Program.cs); any other start-up failure is a defect the test shows as it is.
+            var error = new StringWriter();
+            var exitCode = await StartupFailure.ReportAsync(exception, error);
+            return new LoaderRun(exitCode, null, "", logs, exception as OptionsValidationException) { Error = error.ToString() };
         }
     }
 }
@@ -57,8 +72,11 @@ public static class LoaderRunner
 /// <summary>What an in-process load produced.</summary>
 public sealed record LoaderRun(int? ExitCode, LoadReport? Report, string Summary, CapturingLoggerProvider Logs, OptionsValidationException? ValidationError)
 {
+    /// <summary>What the program would have printed on standard error: the listing of settings that stopped it at start.</summary>
+    public string Error { get; init; } = "";
+
     public LoadReport RequireReport() =>
-        Report ?? throw new Xunit.Sdk.XunitException($"no report; exit {ExitCode}; validation: {ValidationError?.Message}; logs:{Environment.NewLine}{Logs.AllText}");
+        Report ?? throw new Xunit.Sdk.XunitException($"no report; exit {ExitCode}; standard error: {Error}; logs:{Environment.NewLine}{Logs.AllText}");
 }
 
 /// <summary>A load running in-process, with the counts it has reached so far.</summary>

@@ -141,7 +141,8 @@ public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments
         throw new TimeoutException($"{tool} did not listen on {port} within {s_startTimeout.TotalSeconds} s: {Output}");
     }
 
-    private static async Task<string> EnsureInstalledAsync(string tool, CancellationToken cancellationToken)
+    /// <summary>The path of a tool's launcher in tools/node_modules/.bin, installing the tools from the lock file first when it is missing.</summary>
+    internal static async Task<string> EnsureInstalledAsync(string tool, CancellationToken cancellationToken)
     {
         var path = Path.Combine(RepositoryPaths.Tools, "node_modules", ".bin", tool);
         await s_install.WaitAsync(cancellationToken);

@@ -5,6 +5,27 @@ namespace Loader.Worker.Tests.Reporting;
 public sealed class LatencyHistogramTests
 {
     [Fact]
+    public void Buckets_on_a_log_scale_hold_every_request_from_the_fastest_to_the_slowest()
+    {
+        var histogram = new LatencyHistogram();
+        for (var i = 0; i < 1_000; i++)
+        {
+            histogram.Record(TimeSpan.FromMilliseconds(5 + (i % 100)));
+        }
+
+        histogram.Record(TimeSpan.FromSeconds(3));
+
+        var buckets = histogram.Buckets();
+        Assert.Equal(1_001, buckets.Sum(bucket => bucket.Requests));
+        Assert.InRange(buckets.Count, 10, 40);
+        Assert.InRange(buckets[0].FromMs, 4.9, 5.01);
+        Assert.True(buckets[^1].ToMs >= 3_000 && buckets[^1].Requests == 1);
+        var ratios = buckets.Select(bucket => bucket.ToMs / bucket.FromMs).ToList();
+        Assert.All(ratios, ratio => Assert.Equal(ratios[0], ratio, 3)); // equal width on a log scale
+        Assert.Empty(new LatencyHistogram().Buckets());
+    }
+
+    [Fact]
     public void Percentiles_are_within_the_histograms_precision_of_the_exact_values()
     {
         var random = new Random(1);

@@ -36,7 +36,7 @@ internal static class SimulatorBatches
         var options = new TableClientOptions { Transport = new HttpClientTransport(capture) };
         options.Retry.MaxRetries = 0;
         var client = new TableClient(
-            $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={Infrastructure.AzuriteProcess.DevelopmentAccountKey};TableEndpoint={endpoint}",
+            Infrastructure.AzuriteProcess.ConnectionStringAt(endpoint),
             table,
             options);
         var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System);

@@ -15,7 +15,7 @@ namespace Loader.Worker.Backends.Cosmos;
 /// chosen: it allows at most 10 operations per item and cannot create a missing item.
 /// </para>
 /// </summary>
-public sealed class CosmosAdapter : IBackendAdapter
+public sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
 {
     private static readonly TransactionalBatchItemRequestOptions s_noContent = new() { EnableContentResponseOnWrite = false };
     private static readonly ItemRequestOptions s_noContentItem = new() { EnableContentResponseOnWrite = false };
@@ -281,5 +281,25 @@ public sealed class CosmosAdapter : IBackendAdapter
         public BatchOutcome? Failure { get; }
 
         public void Dispose() => _document?.Dispose();
+    }
+
+    /// <summary>The container's throughput, else its database's (shared throughput); null when neither has any (serverless) or it cannot be read.</summary>
+    public async Task<double?> ReadProvisionedThroughputAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            var container = await _container.ReadThroughputAsync(new RequestOptions(), cancellationToken).ConfigureAwait(false);
+            if (container.Resource is { } own)
+            {
+                return own.AutoscaleMaxThroughput ?? own.Throughput;
+            }
+
+            var database = await _container.Database.ReadThroughputAsync(new RequestOptions(), cancellationToken).ConfigureAwait(false);
+            return database.Resource is { } shared ? shared.AutoscaleMaxThroughput ?? shared.Throughput : null;
+        }
+        catch (CosmosException)
+        {
+            return null; // serverless accounts answer 400 to a throughput read; a missing right answers 403
+        }
     }
 }

@@ -9,15 +9,19 @@ public sealed class CosmosOptions
     /// <summary>Account endpoint, e.g. <c>https://account.documents.azure.com:443/</c>, reached with <c>DefaultAzureCredential</c>.</summary>
     public string? Endpoint { get; set; }
 
+    /// <summary>The database of the target container.</summary>
     public string Database { get; set; } = "";
 
+    /// <summary>The target container.</summary>
     public string Container { get; set; } = "";
 
     /// <summary>Path of the partition key property; the PartitionKey template's value is written there. One top-level property.</summary>
     public string PartitionKeyPath { get; set; } = "/pk";
 
+    /// <summary>How batches are sent.</summary>
     public CosmosWriteMethod Mode { get; set; } = CosmosWriteMethod.TransactionalBatch;
 
+    /// <summary>How the SDK reaches the service.</summary>
     public CosmosConnectionMode ConnectionMode { get; set; } = CosmosConnectionMode.Direct;
 
     /// <summary>Create the database and container when missing (needs control-plane rights: keys, not the data-plane role).</summary>

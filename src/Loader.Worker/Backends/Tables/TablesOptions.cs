@@ -19,6 +19,7 @@ public sealed class TablesOptions
     /// <summary>Target table; created when missing unless <see cref="CreateTable"/> is false.</summary>
     public string Table { get; set; } = "";
 
+    /// <summary>Create the table when it is missing; <c>false</c>: it must exist (checked at start).</summary>
     public bool CreateTable { get; set; } = true;
 
     /// <summary>The connection string in effect: the configured one, or the emulator's when neither it nor an endpoint is set.</summary>

@@ -14,25 +14,33 @@ namespace Loader.Worker.Dispatch.Resilience;
 /// </summary>
 public sealed class BatchResilience
 {
-    public BatchResilience(RetryOptions options, LoadStatistics statistics, TimeProvider timeProvider)
+    /// <param name="options">Loader:Retry.</param>
+    /// <param name="statistics">Where retries and their waits are counted.</param>
+    /// <param name="timeProvider">Clock of the waits.</param>
+    /// <param name="randomizer">The jitter's random source (values in [0, 1)); Polly's own when null. Tests seed it.</param>
+    public BatchResilience(RetryOptions options, LoadStatistics statistics, TimeProvider timeProvider, Func<double>? randomizer = null)
     {
-        Retry = new ResiliencePipelineBuilder<BatchOutcome> { TimeProvider = timeProvider }
-            .AddRetry(new RetryStrategyOptions<BatchOutcome>
+        var retry = new RetryStrategyOptions<BatchOutcome>
+        {
+            ShouldHandle = new PredicateBuilder<BatchOutcome>().HandleResult(outcome => outcome.Status is BatchStatus.Throttled or BatchStatus.Transient),
+            MaxRetryAttempts = options.MaxAttempts,
+            BackoffType = DelayBackoffType.Exponential,
+            UseJitter = true,
+            Delay = options.BaseDelay,
+            MaxDelay = options.MaxDelay,
+            DelayGenerator = args => ValueTask.FromResult(ServerDelay(args.Outcome, options.MaxDelay)),
+            OnRetry = args =>
             {
-                ShouldHandle = new PredicateBuilder<BatchOutcome>().HandleResult(outcome => outcome.Status is BatchStatus.Throttled or BatchStatus.Transient),
-                MaxRetryAttempts = options.MaxAttempts,
-                BackoffType = DelayBackoffType.Exponential,
-                UseJitter = true,
-                Delay = options.BaseDelay,
-                MaxDelay = options.MaxDelay,
-                DelayGenerator = args => ValueTask.FromResult(ServerDelay(args.Outcome, options.MaxDelay)),
-                OnRetry = args =>
-                {
-                    statistics.Retry(args.RetryDelay);
-                    return default;
-                },
-            })
-            .Build();
+                statistics.Retry(args.RetryDelay);
+                return default;
+            },
+        };
+        if (randomizer is not null)
+        {
+            retry.Randomizer = randomizer;
+        }
+
+        Retry = new ResiliencePipelineBuilder<BatchOutcome> { TimeProvider = timeProvider }.AddRetry(retry).Build();
         RequestTimeout = new ResiliencePipelineBuilder { TimeProvider = timeProvider }.AddTimeout(options.AttemptTimeout).Build();
     }
 

@@ -1,4 +1,5 @@
 using Azure.Storage.Blobs;
+using Loader.Worker.Configuration;
 using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Storage.Blobs;
@@ -9,4 +10,8 @@ public sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(Blo
     public override string? Version => Blob.ETag.ToString();
 
     protected override Stream OpenStored(int bufferSize) => new BlobReadStream(Client, Blob, bufferSize);
+
+    public override bool CanOpenRange => Compression == InputCompression.None;
+
+    public override Stream OpenRange(long start, long end, int bufferSize) => new BlobReadStream(Client, Blob, start, end, bufferSize);
 }

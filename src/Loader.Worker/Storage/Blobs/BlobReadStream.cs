@@ -19,14 +19,15 @@ namespace Loader.Worker.Storage.Blobs;
 /// On a real account, where each block costs a network round trip, fetching ahead matters more, not less.
 /// </para>
 /// </summary>
-public sealed class BlobReadStream(BlobClient client, InputBlob blob, int blockSize = BlobReadStream.DefaultBlockSize)
-    : Stream
+public sealed class BlobReadStream : Stream
 {
     public const int DefaultBlockSize = 4 * 1024 * 1024;
 
-    private readonly BlobClient _client = client ?? throw new ArgumentNullException(nameof(client));
-    private readonly InputBlob _blob = blob ?? throw new ArgumentNullException(nameof(blob));
-    private readonly int _blockSize = blockSize > 0 ? blockSize : throw new ArgumentOutOfRangeException(nameof(blockSize), blockSize, "the block size must be positive.");
+    private readonly BlobClient _client;
+    private readonly InputBlob _blob;
+    private readonly int _blockSize;
+    private readonly long _end;
+    private readonly long _length;
     private readonly CancellationTokenSource _disposal = new();
     private byte[] _current = [];
     private byte[] _spare = [];
@@ -34,6 +35,28 @@ public sealed class BlobReadStream(BlobClient client, InputBlob blob, int blockS
     private int _currentOffset;
     private long _position;
     private long _fetchOffset;
+
+    /// <summary>Reads the blob whole.</summary>
+    public BlobReadStream(BlobClient client, InputBlob blob, int blockSize = DefaultBlockSize)
+        : this(client, blob, 0, blob?.Length ?? 0, blockSize)
+    {
+    }
+
+    /// <summary>Reads the bytes of the blob from <paramref name="start"/> up to <paramref name="end"/> (exclusive): a range shard of it.</summary>
+    public BlobReadStream(BlobClient client, InputBlob blob, long start, long end, int blockSize = DefaultBlockSize)
+    {
+        _client = client ?? throw new ArgumentNullException(nameof(client));
+        _blob = blob ?? throw new ArgumentNullException(nameof(blob));
+        _blockSize = blockSize > 0 ? blockSize : throw new ArgumentOutOfRangeException(nameof(blockSize), blockSize, "the block size must be positive.");
+        if (start < 0 || end < start || end > blob.Length)
+        {
+            throw new ArgumentOutOfRangeException(nameof(start), start, $"the range {start}-{end} is not within the blob's {blob.Length} bytes.");
+        }
+
+        _fetchOffset = start;
+        _end = end;
+        _length = end - start;
+    }
     private Task<int>? _next;
     private bool _disposed;
 
@@ -43,7 +66,7 @@ public sealed class BlobReadStream(BlobClient client, InputBlob blob, int blockS
 
     public override bool CanWrite => false;
 
-    public override long Length => _blob.Length;
+    public override long Length => _length;
 
     /// <summary>Bytes handed to the reader so far; setting it is not supported.</summary>
     public override long Position
@@ -132,37 +155,37 @@ public sealed class BlobReadStream(BlobClient client, InputBlob blob, int blockS
             return true;
         }
 
-        if (_position >= _blob.Length)
+        if (_position >= _length)
         {
             return false;
         }
 
         if (_next is null)
         {
-            var size = (int)Math.Min(_blockSize, _blob.Length);
+            var size = (int)Math.Min(_blockSize, _length);
             (_current, _spare) = (new byte[size], new byte[size]);
             _next = FetchIntoSpare();
         }
 
         // A failed fetch stays in _next, so every later read reports the same failure.
         var count = await _next.WaitAsync(cancellationToken).ConfigureAwait(false);
-        var expected = (int)Math.Min(_blockSize, _blob.Length - _position);
+        var expected = (int)Math.Min(_blockSize, _length - _position);
         if (count != expected)
         {
             throw new IOException(string.Create(CultureInfo.InvariantCulture,
-                $"blob '{_client.BlobContainerName}/{_blob.Name}' ended at {_position + count:N0} bytes, before the {_blob.Length:N0} it had when it was opened."));
+                $"blob '{_client.BlobContainerName}/{_blob.Name}' ended at {_end - _length + _position + count:N0} bytes, before the {_blob.Length:N0} it had when it was opened."));
         }
 
         (_current, _spare) = (_spare, _current);
         (_currentOffset, _currentCount) = (0, count);
-        _next = _fetchOffset < _blob.Length ? FetchIntoSpare() : Task.FromResult(0);
+        _next = _fetchOffset < _end ? FetchIntoSpare() : Task.FromResult(0);
         return true;
     }
 
     private Task<int> FetchIntoSpare()
     {
         var offset = _fetchOffset;
-        var length = (int)Math.Min(_blockSize, _blob.Length - offset);
+        var length = (int)Math.Min(_blockSize, _end - offset);
         _fetchOffset += length;
         return ReadRangeAsync(offset, _spare.AsMemory(0, length), _disposal.Token);
     }

@@ -29,7 +29,7 @@ public sealed class TablesAdapterNoAnswerTests
         }
 
         var client = new TableClient(
-            $"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AzuriteProcess.DevelopmentAccountKey};TableEndpoint={endpoint}",
+            AzuriteProcess.ConnectionStringAt(endpoint),
             "flights",
             options);
         return new TablesAdapter(client, createTable: false, TimeProvider.System);

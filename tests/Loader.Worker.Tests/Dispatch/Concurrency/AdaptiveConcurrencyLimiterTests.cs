@@ -13,6 +13,9 @@ public sealed class AdaptiveConcurrencyLimiterTests
         new(initial, 1, max, new ConcurrencyTimeline(new FakeTimeProvider()));
 
     /// <summary>An answer without a measured latency: the limiter learns only from its status.</summary>
+    /// <summary>A wait the test expects to end: a regression that leaves it waiting fails the test instead of hanging the run.</summary>
+    private static Task<T> Bounded<T>(Task<T> wait) => wait.WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken);
+
     private static void Observe(AdaptiveConcurrencyLimiter limiter, BatchOutcome outcome, bool serviceWidePushback) =>
         limiter.Observe(new AttemptObservation(outcome, Rows: 100, InFlightAtStart: 1, serviceWidePushback));
 
@@ -96,12 +99,12 @@ public sealed class AdaptiveConcurrencyLimiterTests
         Assert.False(third.IsCompleted);
 
         first.Dispose();
-        using var thirdLease = await third;
+        using var thirdLease = await Bounded(third);
         Assert.False(fourth.IsCompleted);
 
         Observe(limiter, s_written, false);
         Observe(limiter, s_written, false); // a round of two healthy answers: three slots
-        (await fourth).Dispose();
+        (await Bounded(fourth)).Dispose();
     }
 
     [Fact]
@@ -114,8 +117,8 @@ public sealed class AdaptiveConcurrencyLimiterTests
         var next = limiter.AcquireAsync(stop.Token).AsTask();
 
         await stop.CancelAsync();
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled);
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => next);
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Bounded(cancelled));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => Bounded(next));
         first.Dispose();
 
         // Both waiters are gone: the freed slot is there for a new caller at once.
@@ -133,7 +136,7 @@ public sealed class AdaptiveConcurrencyLimiterTests
         var waiting = limiter.AcquireAsync(stop.Token).AsTask();
 
         first.Dispose();
-        using var lease = await waiting;
+        using var lease = await Bounded(waiting);
         await stop.CancelAsync(); // the registration is gone: nothing may touch the completed wait
 
         Assert.True(waiting.IsCompletedSuccessfully);
@@ -276,7 +279,7 @@ public sealed class AdaptiveConcurrencyLimiterTests
         Assert.Equal(1, alone.InFlightAtStart);
         Assert.False(next.IsCompleted); // nobody else goes while it probes
         alone.Dispose();
-        (await next.WaitAsync(TimeSpan.FromSeconds(10), TestContext.Current.CancellationToken)).Dispose();
+        (await Bounded(next)).Dispose();
 
         for (var i = 0; i < 3; i++)
         {

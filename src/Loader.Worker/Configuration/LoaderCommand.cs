@@ -1,0 +1,20 @@
+namespace Loader.Worker.Configuration;
+
+/// <summary>
+/// What the process does: one load (no verb), or a part of a sharded load (the verbs <c>plan</c>, <c>work</c>,
+/// <c>status</c>, given first on the command line; see the README's <i>Scale out</i>).
+/// </summary>
+public enum LoaderCommand
+{
+    /// <summary>One load of the whole input by this process.</summary>
+    Load,
+
+    /// <summary>Cuts the input into shards, writes the load's manifest and enqueues the shards; run twice, it enqueues nothing new.</summary>
+    Plan,
+
+    /// <summary>Takes shards from the queue and loads each until the queue is empty.</summary>
+    Work,
+
+    /// <summary>Merges the shards' reports into one report for the whole input.</summary>
+    Status,
+}

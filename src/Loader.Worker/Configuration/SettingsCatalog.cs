@@ -1,0 +1,137 @@
+using System.Collections;
+using System.Globalization;
+using System.Reflection;
+
+namespace Loader.Worker.Configuration;
+
+/// <summary>
+/// Every setting of <see cref="LoaderOptions"/>, found by walking its properties: key, short switch, default, type and
+/// meaning (the property's XML documentation). <c>--help</c> prints it and the report lists the values a load ran
+/// with, so a setting added to the options appears in both without anyone remembering to.
+/// </summary>
+public static class SettingsCatalog
+{
+    /// <summary>What a secret setting's value is shown as.</summary>
+    public const string Hidden = "(set, not shown)";
+
+    /// <summary>Every setting, in declaration order; a dictionary of settings (<c>Loader:Columns</c>) is one entry with <c>&lt;name&gt;</c> in its key.</summary>
+    public static IReadOnlyList<SettingDescription> Describe()
+    {
+        var defaults = new LoaderOptions();
+        var switches = CommandLineAliases.SwitchMappings.ToDictionary(pair => pair.Value, pair => pair.Key, StringComparer.OrdinalIgnoreCase);
+        var settings = new List<SettingDescription>();
+        foreach (var (key, property, value) in Leaves(LoaderOptions.SectionName, defaults))
+        {
+            var isMap = IsMap(property.PropertyType);
+            var valueType = isMap ? property.PropertyType.GetGenericArguments()[1] : Nullable.GetUnderlyingType(property.PropertyType) ?? property.PropertyType;
+            settings.Add(new SettingDescription(
+                isMap ? key + ":<name>" : key,
+                switches.GetValueOrDefault(key),
+                valueType,
+                isMap ? "" : Format(value),
+                Meaning(property, valueType),
+                IsSecret(property)));
+        }
+
+        return settings;
+    }
+
+    /// <summary>The values of <paramref name="options"/>, one per setting (one per entry of a dictionary), secrets hidden and URL signatures removed.</summary>
+    public static IReadOnlyList<KeyValuePair<string, string>> Values(LoaderOptions options)
+    {
+        var values = new List<KeyValuePair<string, string>>();
+        foreach (var (key, property, value) in Leaves(LoaderOptions.SectionName, options))
+        {
+            if (value is IDictionary map)
+            {
+                foreach (DictionaryEntry entry in map)
+                {
+                    values.Add(new($"{key}:{entry.Key}", Format(entry.Value)));
+                }
+            }
+            else
+            {
+                var text = Format(value);
+                values.Add(new(key, IsSecret(property) && text.Length > 0 ? Hidden : WithoutSignature(text)));
+            }
+        }
+
+        return values;
+    }
+
+    /// <summary>
+    /// Secrets by name: a connection string, account or API key, secret, password or token. A new setting named so is hidden
+    /// without anyone marking it; URLs, which may carry a shared access signature, lose their query instead.
+    /// </summary>
+    private static bool IsSecret(PropertyInfo property) =>
+        s_secretNameEndings.Any(word => property.Name.EndsWith(word, StringComparison.Ordinal));
+
+    private static readonly string[] s_secretNameEndings = ["ConnectionString", "AccountKey", "ApiKey", "Secret", "Password", "Token"];
+
+    /// <summary>A URL with its query string (a shared access signature, perhaps) cut off; any other text as it is.</summary>
+    public static string WithoutSignature(string value) =>
+        Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Query.Length > 1 && (uri.Scheme == Uri.UriSchemeHttps || uri.Scheme == Uri.UriSchemeHttp)
+            ? uri.GetLeftPart(UriPartial.Path) + "?(query removed)"
+            : value;
+
+    private static IEnumerable<(string Key, PropertyInfo Property, object? Value)> Leaves(string prefix, object options)
+    {
+        foreach (var property in options.GetType().GetProperties(BindingFlags.Public | BindingFlags.Instance))
+        {
+            if (property.SetMethod is not { IsPublic: true } || property.GetIndexParameters().Length > 0)
+            {
+                continue; // computed (EffectiveConnectionString, PartitionKeyProperty): not a setting
+            }
+
+            var key = $"{prefix}:{property.Name}";
+            var value = property.GetValue(options);
+            if (IsSection(property.PropertyType))
+            {
+                foreach (var leaf in Leaves(key, value ?? Activator.CreateInstance(property.PropertyType)!))
+                {
+                    yield return leaf;
+                }
+            }
+            else
+            {
+                yield return (key, property, value);
+            }
+        }
+    }
+
+    /// <summary>A nested options class (<c>Loader:Csv</c>, <c>Loader:Tables</c>...), as opposed to a value.</summary>
+    private static bool IsSection(Type type) =>
+        type.IsClass && type != typeof(string) && !IsMap(type) && type.Namespace?.StartsWith("Loader.", StringComparison.Ordinal) == true;
+
+    private static bool IsMap(Type type) => type.IsGenericType && type.GetGenericTypeDefinition() == typeof(Dictionary<,>);
+
+    private static string Meaning(PropertyInfo property, Type valueType)
+    {
+        var summary = XmlDocumentation.Summary(property) ?? "";
+        if (!valueType.IsEnum)
+        {
+            return summary;
+        }
+
+        // A choice: its values, each with its own comment where it has one.
+        var choices = valueType.GetFields(BindingFlags.Public | BindingFlags.Static)
+            .Select(field => XmlDocumentation.Summary(field) is { } meaning ? $"{field.Name} ({TrimPeriod(meaning)})" : field.Name);
+        return $"{(summary.Length > 0 ? summary + " " : "")}One of: {string.Join("; ", choices)}.".Trim();
+    }
+
+    private static string TrimPeriod(string text) => text.EndsWith('.') ? text[..^1] : text;
+
+    /// <summary>A value as a setting is written: invariant numbers, <c>true</c>/<c>false</c>, times as <c>hh:mm:ss</c>, empty for none.</summary>
+    public static string Format(object? value) => value switch
+    {
+        null => "",
+        bool flag => flag ? "true" : "false",
+        TimeSpan time => time.ToString("c", CultureInfo.InvariantCulture),
+        IFormattable formattable => formattable.ToString(null, CultureInfo.InvariantCulture),
+        IDictionary => "",
+        _ => value.ToString() ?? "",
+    };
+}
+
+/// <summary>One setting: its configuration key, short switch (or null), value type, default (empty for none), meaning, and whether its value is secret.</summary>
+public sealed record SettingDescription(string Key, string? Switch, Type Type, string Default, string Meaning, bool IsSecret);

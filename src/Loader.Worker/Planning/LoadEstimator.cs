@@ -1,0 +1,98 @@
+using Loader.Abstractions;
+using Loader.Worker.Configuration;
+using Loader.Worker.Hosting;
+using Loader.Worker.Inputs;
+using Loader.Worker.Outputs;
+using Loader.Worker.Pipeline;
+using Loader.Worker.Reporting;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Logging;
+
+namespace Loader.Worker.Planning;
+
+/// <summary>
+/// <c>--estimate</c>: reads the whole input through the load's own pipeline at dry-run speed, counting rows and bytes
+/// by partition key; writes the first <c>Loader:Estimate:SampleRows</c> rows to the target through the same pipeline
+/// (retries, pacing and all) to measure request units per row and rows per second; reads the target's provisioned
+/// throughput where it can; and plans (<see cref="LoadPlanner"/>). Neither pass writes a report, rejects or checkpoint.
+/// </summary>
+public sealed partial class LoadEstimator(
+    IConfiguration configuration,
+    IBackendAdapter backend,
+    InputOpener inputs,
+    OutputFiles outputs,
+    OutputPreflight preflight,
+    LoaderMetrics metrics,
+    ILoggerFactory loggerFactory,
+    TimeProvider timeProvider,
+    Reporting.Terminal.TerminalProgress? terminal = null)
+{
+    private readonly ILogger _logger = loggerFactory.CreateLogger<LoadEstimator>();
+
+    public async Task<LoadEstimate> EstimateAsync(CancellationToken cancellationToken)
+    {
+        var settings = Settings();
+        var census = new PartitionCensus(backend);
+        var dryRunSettings = Settings();
+        dryRunSettings.DryRun = true;
+        dryRunSettings.MaxRowsPerSecond = null; // the dry run reads as fast as it can; caps are for the load
+        dryRunSettings.MaxRequestUnitsPerSecond = null;
+        LogReading(settings.Input);
+        var dryRun = await RunAsync(dryRunSettings, census, null, cancellationToken).ConfigureAwait(false);
+        if (dryRun.ExitCode is not (ExitCodes.Success or ExitCodes.RejectLimitExceeded))
+        {
+            return LoadEstimate.Unplanned(dryRun);
+        }
+
+        LoadReport? sample = null;
+        var note = SampleNote(settings);
+        if (note is null)
+        {
+            LogSampling(settings.Estimate.SampleRows);
+            sample = await RunAsync(settings, backend, settings.Estimate.SampleRows, cancellationToken).ConfigureAwait(false);
+            if (sample.ExitCode is ExitCodes.InvalidConfiguration or ExitCodes.Unavailable or ExitCodes.InternalError)
+            {
+                return LoadEstimate.Unplanned(sample);
+            }
+        }
+
+        var provisioned = settings.DryRun || backend is not IProvisionedThroughput target
+            ? null
+            : await target.ReadProvisionedThroughputAsync(cancellationToken).ConfigureAwait(false);
+        return LoadPlanner.Plan(settings, new LoadPlanner.Measurements(dryRun, census.Partitions, census.Capped, census.Untracked, sample, note, provisioned));
+    }
+
+    /// <summary>Why no sample is written, or null when one is.</summary>
+    private static string? SampleNote(LoaderOptions settings) => settings switch
+    {
+        { DryRun: true } => "none: a dry run writes nothing (Loader:DryRun)",
+        { Estimate.SampleRows: <= 0 } => "none: --sample 0",
+        { WriteMode: Abstractions.WriteMode.Insert } =>
+            "none: under WriteMode Insert the sample's rows would be conflicts when the load runs; measure with --Loader:WriteMode=Upsert into a scratch table or container",
+        _ => null,
+    };
+
+    /// <summary>The settings as bound from configuration, freshly, with the outputs cleared: an estimate leaves no report, rejects or checkpoint.</summary>
+    private LoaderOptions Settings()
+    {
+        var settings = configuration.GetSection(LoaderOptions.SectionName).Get<LoaderOptions>() ?? new LoaderOptions();
+        settings.ReportPath = null;
+        settings.HtmlReportPath = null;
+        settings.RejectsPath = null;
+        settings.CheckpointPath = null;
+        settings.Check = false;
+        return settings;
+    }
+
+    private Task<LoadReport> RunAsync(LoaderOptions settings, IBackendAdapter adapter, long? recordLimit, CancellationToken cancellationToken)
+    {
+        var pipeline = new LoadPipeline(Microsoft.Extensions.Options.Options.Create(settings), adapter, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider, terminal);
+        return pipeline.RunAsync(recordLimit, cancellationToken, cancellationToken);
+    }
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: reading all of {Input} without writing")]
+    private partial void LogReading(string input);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: writing the first {Rows:N0} rows to the target to measure them")]
+    private partial void LogSampling(int rows);
+}

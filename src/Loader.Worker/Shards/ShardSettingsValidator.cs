@@ -1,0 +1,67 @@
+using System.Globalization;
+using Loader.Worker.Configuration;
+using Loader.Worker.Storage.Blobs;
+using Loader.Worker.Storage.Queues;
+
+namespace Loader.Worker.Shards;
+
+/// <summary>Checks <c>Loader:Shards</c> for the verbs of a sharded load; every message names the setting.</summary>
+internal static class ShardSettingsValidator
+{
+    public static void Validate(LoaderOptions options, List<string> failures)
+    {
+        var shards = options.Shards;
+        var verb = options.Command.ToString().ToLowerInvariant();
+        if (string.IsNullOrWhiteSpace(shards.State))
+        {
+            failures.Add($"Loader:Shards:State is required by {verb}: the blob folder of the load's manifest and shard state, e.g. https://<account>.blob.core.windows.net/loader-state/flights-2026-11/.");
+        }
+        else if (!BlobAddress.TryParse(shards.State, out var state, out var error))
+        {
+            failures.Add($"Loader:Shards:State: {error}");
+        }
+        else if (!state.Path.EndsWith('/'))
+        {
+            failures.Add($"Loader:Shards:State '{state.Display}' must name a folder: end it with /.");
+        }
+
+        if (string.IsNullOrWhiteSpace(shards.Queue))
+        {
+            failures.Add($"Loader:Shards:Queue is required by {verb}: the queue of shards, e.g. https://<account>.queue.core.windows.net/loader-shards.");
+        }
+        else if (!QueueAddress.TryParse(shards.Queue, out _, out var error))
+        {
+            failures.Add($"Loader:Shards:Queue: {error}");
+        }
+
+        if (!Enum.IsDefined(shards.By))
+        {
+            failures.Add($"Loader:Shards:By '{shards.By}' is not one of {string.Join(", ", Enum.GetNames<ShardKind>())}.");
+        }
+
+        Check(failures, shards.Count is >= 1 and <= 1000, $"Loader:Shards:Count must be between 1 and 1000, was {shards.Count}.");
+        Check(failures, shards.TargetBytes >= ShardOptions.MinTargetBytes, $"Loader:Shards:TargetBytes must be at least {ShardOptions.MinTargetBytes}, was {shards.TargetBytes}.");
+        Check(failures, shards.VisibilityTimeout >= TimeSpan.FromSeconds(20) && shards.VisibilityTimeout <= TimeSpan.FromDays(7),
+            $"Loader:Shards:VisibilityTimeout must be between 00:00:20 and 7.00:00:00 (a shard's lease lasts 5 s less, 15-60 s), was {shards.VisibilityTimeout}.");
+        Check(failures, shards.MaxDequeues is >= 1 and <= 100, $"Loader:Shards:MaxDequeues must be between 1 and 100, was {shards.MaxDequeues}.");
+        Check(failures, shards.RetryDelay >= TimeSpan.Zero && shards.RetryDelay <= TimeSpan.FromDays(7), $"Loader:Shards:RetryDelay must be between 0 and 7 days, was {shards.RetryDelay}.");
+        Check(failures, shards.PollInterval > TimeSpan.Zero, $"Loader:Shards:PollInterval must be a positive duration such as 00:00:05, was {shards.PollInterval}.");
+
+        // Each shard keeps its own checkpoint and rejects in the state folder; one path for all would mix them.
+        foreach (var (key, value) in new[] { ("Loader:CheckpointPath", options.CheckpointPath), ("Loader:RejectsPath", options.RejectsPath) })
+        {
+            Check(failures, string.IsNullOrWhiteSpace(value), $"{key} is not used by {verb}: each shard keeps its own under Loader:Shards:State (shards/<id>/); leave it empty.");
+        }
+
+        Check(failures, !options.DryRun, $"Loader:DryRun is a single load's; {verb} cannot dry-run.");
+        Check(failures, !options.Check, $"Loader:Check (--check) checks a single load; run it without {verb}.");
+    }
+
+    private static void Check(List<string> failures, bool condition, FormattableString message)
+    {
+        if (!condition)
+        {
+            failures.Add(message.ToString(CultureInfo.InvariantCulture));
+        }
+    }
+}

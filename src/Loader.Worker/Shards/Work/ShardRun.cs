@@ -1,0 +1,75 @@
+using Loader.Abstractions;
+using Loader.Worker.Configuration;
+using Loader.Worker.Hosting;
+using Loader.Worker.Inputs;
+using Loader.Worker.Outputs;
+using Loader.Worker.Pipeline;
+using Loader.Worker.Reporting;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+
+namespace Loader.Worker.Shards.Work;
+
+/// <summary>
+/// Loads one shard: the loader's own pipeline (<see cref="LoadPipeline"/>), narrowed to the shard, with the shard's
+/// checkpoint, rejects and report in the state folder, so the outputs preflight, checkpoints and resuming work for a
+/// shard as for a load. Statistics are the shard's own; the backend's client is shared by the worker's shards.
+/// </summary>
+public sealed class ShardRun(
+    IConfiguration configuration,
+    IBackendAdapter backend,
+    InputOpener inputs,
+    OutputFiles outputs,
+    OutputPreflight preflight,
+    LoaderMetrics metrics,
+    ILoggerFactory loggerFactory,
+    TimeProvider timeProvider)
+{
+    /// <summary>
+    /// Runs the shard and stores its report. <paramref name="stopReading"/> stops it gracefully (what was read is written,
+    /// within <c>Loader:ShutdownGracePeriod</c>); <paramref name="abort"/> stops it at once (the lease was lost: another
+    /// worker may have the shard).
+    /// </summary>
+    public async Task<LoadReport> RunAsync(LoadManifest manifest, ShardSpec shard, ShardStateStore store, CancellationToken stopReading, CancellationToken abort)
+    {
+        var settings = SettingsOf(shard, store);
+        using var cut = CancellationTokenSource.CreateLinkedTokenSource(abort);
+        using var onStop = stopReading.Register(() => cut.CancelAfter(settings.ShutdownGracePeriod));
+        using var reading = CancellationTokenSource.CreateLinkedTokenSource(stopReading, abort);
+        var pipeline = new LoadPipeline(
+            Options.Create(settings), backend, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider, shard: new ShardScope(manifest, shard));
+        var report = await pipeline.RunAsync(reading.Token, cut.Token).ConfigureAwait(false);
+        try
+        {
+            await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
+                async token => await ReportWriter.WriteAsync(report, outputs.For(settings.ReportPath)!, token).ConfigureAwait(false),
+                CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
+        {
+            // Status merges the shards' reports: a shard whose report is lost is not settled, however its rows went.
+            return report with
+            {
+                Outcome = "OutputFailed",
+                ExitCode = report.ExitCode == ExitCodes.Success ? ExitCodes.OutputFailed : report.ExitCode,
+                Message = $"the shard's report could not be written to {OutputFiles.Display(settings.ReportPath)}: {BackendErrors.Describe(exception)}",
+            };
+        }
+
+        return report;
+    }
+
+    /// <summary>The load's settings with the shard's outputs in the state folder, bound as the host binds them.</summary>
+    private LoaderOptions SettingsOf(ShardSpec shard, ShardStateStore store)
+    {
+        var overrides = new Dictionary<string, string?>
+        {
+            ["Loader:CheckpointPath"] = store.UrlOf(ShardStateStore.CheckpointOf(shard.Id)),
+            ["Loader:ReportPath"] = store.UrlOf(ShardStateStore.ReportOf(shard.Id)),
+            ["Loader:RejectsPath"] = store.UrlOf(ShardStateStore.RejectsOf(shard.Id)),
+        };
+        return new ConfigurationBuilder().AddConfiguration(configuration).AddInMemoryCollection(overrides).Build()
+            .GetSection(LoaderOptions.SectionName).Get<LoaderOptions>() ?? throw new InvalidOperationException("no Loader settings");
+    }
+}

@@ -1,0 +1,69 @@
+using Loader.Abstractions;
+using Loader.Worker.Configuration;
+using Loader.Worker.Planning;
+using Loader.Worker.Reporting;
+using Loader.Worker.Tests.Reporting.Html;
+
+namespace Loader.Worker.Tests.Planning;
+
+public sealed class LoadPlannerTests
+{
+    private static LoadReport DryRun(long rows, long batches) => HtmlReportTests.Report() with { RowsWritten = rows, Batches = batches, RequestCharge = null, DryRun = true };
+
+    private static Dictionary<string, PartitionCount> Partitions(params (string Key, long Rows)[] partitions)
+    {
+        var counts = new Dictionary<string, PartitionCount>();
+        foreach (var (key, rows) in partitions)
+        {
+            var count = new PartitionCount();
+            for (var left = rows; left > 0; left -= 100)
+            {
+                count.Add(new EntityBatch(key, [.. Enumerable.Range(0, (int)Math.Min(100, left)).Select(i => new LoadEntity(key, $"r{i}", [], default, 1_000))], WriteMode.Upsert));
+            }
+
+            counts[key] = count;
+        }
+
+        return counts;
+    }
+
+    [Fact]
+    public void A_Table_Storage_load_goes_at_the_account_target_unless_its_largest_partition_takes_longer_at_2000_entities_per_second()
+    {
+        var even = LoadPlanner.Plan(new LoaderOptions(), new(DryRun(400_000, 4_000), Partitions([.. Enumerable.Range(0, 400).Select(i => ($"p{i}", 1_000L))]), false, default, null, "none", null));
+        var skewed = LoadPlanner.Plan(new LoaderOptions(), new(DryRun(400_000, 4_000), Partitions(("HOT", 100_000), ("cold", 300_000)), false, default, null, "none", null));
+
+        Assert.Equal((20_000, 20), (even.Prediction.RowsPerSecond, even.Prediction.Seconds));
+        Assert.Empty(even.Warnings);
+        Assert.Equal(400, even.Partitions.Count);
+        Assert.Equal(150, skewed.Prediction.Seconds); // 300,000 rows at 2,000 entities/s
+        Assert.StartsWith("partition 'cold'", skewed.Prediction.LimitedBy, StringComparison.Ordinal);
+        Assert.Contains(skewed.Warnings, warning => warning.StartsWith("Hot partition 'cold'", StringComparison.Ordinal));
+        Assert.Equal(0.0001, skewed.Cost.Lines.Single(line => line.What == "transactions").Amount, 6); // 4,000 batches at 0.00036 per 10,000
+    }
+
+    [Fact]
+    public void Cosmos_without_a_sample_assumes_about_6_RU_per_KiB_and_paces_at_the_provisioned_throughput()
+    {
+        var settings = new LoaderOptions { Backend = BackendKind.Cosmos };
+
+        var plan = LoadPlanner.Plan(settings, new(DryRun(100_000, 1_000), Partitions(("a", 50_000), ("b", 50_000)), false, default, null, "none: --sample 0", 12_000));
+
+        Assert.Equal((6.0, "assumed"), (plan.RequestUnitsPerRow, plan.RequestUnitsPerRowSource));
+        Assert.Equal(12_000, plan.RequestUnitsPerSecondBudget);
+        // 2,000 rows/s by the budget, but each key sits in one physical partition of 10,000 RU/s: 50,000 × 6 / 10,000 = 30 s < 50 s.
+        Assert.Equal(50, plan.Prediction.Seconds);
+        Assert.Contains(plan.Warnings, warning => warning.StartsWith("Hot partition 'a'", StringComparison.Ordinal));
+        Assert.Contains(plan.Warnings, warning => warning.StartsWith("No sample measured", StringComparison.Ordinal));
+        Assert.Equal(0.15, plan.Cost.Lines.Single(line => line.What == "request units, serverless").Amount); // 600,000 RU at 0.25 per million
+    }
+
+    [Fact]
+    public void Without_any_known_limit_nothing_is_predicted_and_the_estimate_says_why()
+    {
+        var plan = LoadPlanner.Plan(new LoaderOptions { Backend = BackendKind.Cosmos }, new(DryRun(10, 1), Partitions(("a", 10)), false, default, null, "none", null));
+
+        Assert.Null(plan.Prediction.Seconds);
+        Assert.Contains(plan.Warnings, warning => warning.StartsWith("No pace could be predicted", StringComparison.Ordinal));
+    }
+}

@@ -1,0 +1,169 @@
+using System.Text.RegularExpressions;
+using System.Xml.Linq;
+using Loader.Worker.Configuration;
+using Loader.Worker.Reporting;
+using Loader.Worker.Reporting.Html;
+
+namespace Loader.Worker.Tests.Reporting.Html;
+
+public sealed partial class HtmlReportTests
+{
+    internal static LoadReport Report(int samples = 7, double? requestCharge = 12_345, IReadOnlyList<RejectReason>? rejects = null) => new()
+    {
+        Backend = "Tables",
+        DryRun = false,
+        Input = "flights.csv",
+        Target = "table 'flights'",
+        Outcome = "CompletedWithFailures",
+        ExitCode = 1,
+        Message = "3 rows could not be written",
+        StartedAt = new DateTimeOffset(2026, 11, 23, 10, 0, 0, TimeSpan.Zero),
+        FinishedAt = new DateTimeOffset(2026, 11, 23, 10, 0, 35, TimeSpan.Zero),
+        ElapsedSeconds = 35,
+        RowsRead = 1_010,
+        RowsWritten = 1_000,
+        RowsRejected = 5,
+        RowsSuperseded = 2,
+        RowsFailed = 3,
+        RowsSkipped = 0,
+        RowsAlreadyWritten = 0,
+        Reconciled = true,
+        Batches = 12,
+        Requests = 20,
+        RowsPerSecond = 28.6,
+        LatencyMs = new LatencySummary(40, 80, 95, 130, 150, 50),
+        LatencyHistogram = [new(10, 20, 4), new(20, 40, 9), new(40, 80, 5), new(80, 160, 2)],
+        Throttled = 4,
+        ThrottledShare = 0.2,
+        Retries = 8,
+        RetryWaitSeconds = 1.5,
+        RequestCharge = requestCharge,
+        RequestUnitsPerRow = requestCharge is null ? null : 12.3,
+        RequestUnitsPerSecond = requestCharge is null ? null : 352.7,
+        Concurrency = new ConcurrencyReport("Adaptive", 1, 5.5, 16, 8),
+        PacedRequestUnitsPerSecond = requestCharge is null ? null : 400,
+        Timeline = [.. Enumerable.Range(1, samples).Select(i => new ProgressSample(i * 5, i * 140, i * 3, i / 2, i * 1_700, 8, requestCharge is null ? null : 400, i % 5))],
+        PeakMemoryMiB = 120,
+        Errors = [new ErrorCount("503 ServerBusy after 10 attempts", 3)],
+        RejectReasons = rejects ?? [new RejectReason("column 'n': '…' is not a valid Int32", 5, [new RejectExample(4, "column 'n': 'forty' is not a valid Int32", "eu,4,forty,<b>bold</b>")])],
+        Settings = new Dictionary<string, string> { ["Loader:Input"] = "flights.csv", ["Loader:Tables:ConnectionString"] = SettingsCatalog.Hidden },
+    };
+
+    [Fact]
+    public void Every_chart_has_one_point_per_timeline_entry_and_the_histogram_its_buckets_and_percentiles()
+    {
+        var report = Report(samples: 7);
+
+        var page = XDocument.Parse(Svg(HtmlReport.Render(report)));
+
+        foreach (var chart in HtmlReport.TimelineCharts)
+        {
+            var svg = page.Descendants(Name("svg")).Single(element => (string?)element.Attribute("data-chart") == chart);
+            var lines = svg.Elements(Name("polyline")).ToList();
+            Assert.NotEmpty(lines);
+            Assert.All(lines, line => Assert.Equal(7, ((string)line.Attribute("points")!).Split(' ').Length));
+        }
+
+        var histogram = page.Descendants(Name("svg")).Single(element => (string?)element.Attribute("data-chart") == HtmlReport.LatencyChart);
+        Assert.Equal([4, 9, 5, 2], histogram.Elements(Name("rect")).Where(IsBar).Select(bar => (int)bar.Attribute("data-requests")!));
+        Assert.Equal(["p50", "p95", "p99"], histogram.Elements(Name("line")).Where(line => line.Attribute("data-marker") is not null).Select(line => (string)line.Attribute("data-marker")!));
+    }
+
+    [Fact]
+    public void The_rates_are_the_growth_of_each_total_over_the_interval_before_each_point()
+    {
+        ProgressSample[] samples = [new(2, 100, 1, 0, 10, 4, null), new(4, 500, 2, 2, 30, 4, null), new(4, 500, 2, 2, 30, 4, null), new(10, 500, 3, 8, 90, 4, null)];
+
+        Assert.Equal([50, 200, 200, 0], HtmlReport.Rate(samples, sample => sample.RowsWritten));
+        Assert.Equal([0, 1, 1, 1], HtmlReport.Rate(samples, sample => sample.Throttled));
+        Assert.Equal([5, 10, 10, 10], HtmlReport.Rate(samples, sample => sample.RequestCharge));
+    }
+
+    [Fact]
+    public void The_page_loads_nothing_from_elsewhere_and_runs_no_script()
+    {
+        var html = HtmlReport.Render(Report());
+
+        Assert.Contains("Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("<script", html, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotMatch(ExternalReference(), html);
+    }
+
+    [Fact]
+    public void Outcome_exit_code_reconciliation_rejects_failures_and_settings_are_shown_with_the_rows_text_escaped()
+    {
+        var html = HtmlReport.Render(Report());
+
+        Assert.Contains(">CompletedWithFailures</span>", html, StringComparison.Ordinal);
+        Assert.Contains(">exit code 1</span>", html, StringComparison.Ordinal);
+        Assert.Contains("rows read 1,010 = written 1,000 + rejected 5 + superseded 2 + failed 3: reconciled", html, StringComparison.Ordinal);
+        Assert.Contains("column &#39;n&#39;: &#39;…&#39; is not a valid Int32", html, StringComparison.Ordinal);
+        Assert.Contains("line 4</span>", html, StringComparison.Ordinal);
+        Assert.Contains("eu,4,forty,&lt;b&gt;bold&lt;/b&gt;", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("<b>bold</b>", html, StringComparison.Ordinal);
+        Assert.Contains("503 ServerBusy after 10 attempts", html, StringComparison.Ordinal);
+        Assert.Contains("<th>Loader:Tables:ConnectionString</th><td>(set, not shown)</td>", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Without_request_units_the_fourth_chart_shows_entities_per_second()
+    {
+        var html = HtmlReport.Render(Report(requestCharge: null));
+
+        Assert.Contains("Entities per second", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("paced at", html, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(null, null, null)]
+    [InlineData(null, "out/report.json", "out/report.html")]
+    [InlineData(null, "report", "report.html")]
+    [InlineData(null, "r.html", "r.html.report.html")]
+    [InlineData("x/page.html", "out/report.json", "x/page.html")]
+    [InlineData(null, "https://acct.blob.core.windows.net/state/run/report.json?sv=1&sig=abc", "https://acct.blob.core.windows.net/state/run/report.html?sv=1&sig=abc")]
+    public void The_html_report_goes_where_it_is_set_or_beside_the_json_report(string? htmlSetting, string? reportSetting, string? expected)
+    {
+        var options = new LoaderOptions { HtmlReportPath = htmlSetting, ReportPath = reportSetting };
+
+        Assert.Equal(expected, HtmlReportLocation.Setting(options));
+    }
+
+    [Theory]
+    [InlineData("column 'n': 'forty' is not a valid Int32 in the invariant culture", "column 'n': '…' is not a valid Int32 in the invariant culture")]
+    [InlineData("has 3 fields, the header has 5", "has … fields, the header has …")]
+    [InlineData("malformed quoting: a quote opened on line 18 never closes", "malformed quoting: a quote opened on line … never closes")]
+    [InlineData("partition key is empty: column 'region' is empty", "partition key is empty: column 'region' is empty")]
+    public void Rejects_are_grouped_by_their_reason_with_the_rows_own_values_masked(string reason, string kind) =>
+        Assert.Equal(kind, RejectReasons.KindOf(reason));
+
+    [Fact]
+    public void Reject_reasons_keep_their_first_rows_and_count_the_rest()
+    {
+        var reasons = new RejectReasons();
+        for (var line = 2; line < 12; line++)
+        {
+            reasons.Add(line, $"column 'n': 'x{line}' is not a valid Int32", $"row {line}\n");
+        }
+
+        reasons.Add(20, "has 3 fields, the header has 5", "a,b,c");
+
+        var summary = reasons.Summary();
+        Assert.Equal([10L, 1L], summary.Select(reason => reason.Rows));
+        Assert.Equal([2L, 3L, 4L], summary[0].Examples.Select(example => example.Line));
+        Assert.Equal("row 2", summary[0].Examples[0].Record);
+    }
+
+    private static bool IsBar(XElement rect) => (string?)rect.Attribute("class") == "bar";
+
+    private static XName Name(string local) => XName.Get(local, "http://www.w3.org/2000/svg");
+
+    /// <summary>The SVG charts of the page wrapped in one element, to be read as XML.</summary>
+    private static string Svg(string html) => "<charts>" + string.Concat(SvgElement().Matches(html).Select(match => match.Value)) + "</charts>";
+
+    [GeneratedRegex("<svg .*?</svg>", RegexOptions.Singleline)]
+    private static partial Regex SvgElement();
+
+    // Anything the browser would fetch: a src or href, or a CSS url(), naming a scheme or a network path.
+    [GeneratedRegex(@"(src|href)\s*=|url\(|@import", RegexOptions.IgnoreCase)]
+    private static partial Regex ExternalReference();
+}

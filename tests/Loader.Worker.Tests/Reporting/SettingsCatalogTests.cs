@@ -1,0 +1,30 @@
+using Loader.Abstractions;
+using Loader.Worker.Configuration;
+
+namespace Loader.Worker.Tests.Reporting;
+
+public sealed class SettingsCatalogTests
+{
+    [Fact]
+    public void Connection_strings_are_hidden_and_urls_lose_their_signature_but_keys_templates_stay()
+    {
+        var options = new LoaderOptions
+        {
+            Input = "https://acct.blob.core.windows.net/in/data.csv?sv=2024&sig=SECRET1",
+            PartitionKey = "{dest}",
+            Columns = { ["year"] = ColumnType.Int32 },
+        };
+        options.Tables.ConnectionString = "AccountName=a;AccountKey=SECRET2";
+        options.Tables.Endpoint = "https://acct.table.core.windows.net/?sv=1&sig=SECRET3";
+        options.Telemetry.AzureMonitorConnectionString = "InstrumentationKey=SECRET4";
+
+        var values = SettingsCatalog.Values(options).ToDictionary();
+
+        Assert.DoesNotContain(values.Values, value => value.Contains("SECRET", StringComparison.Ordinal));
+        Assert.Equal(SettingsCatalog.Hidden, values["Loader:Tables:ConnectionString"]);
+        Assert.Equal("https://acct.blob.core.windows.net/in/data.csv?(query removed)", values["Loader:Input"]);
+        Assert.Equal("{dest}", values["Loader:PartitionKey"]);
+        Assert.Equal("Int32", values["Loader:Columns:year"]);
+        Assert.Equal("", values["Loader:Cosmos:ConnectionString"]);
+    }
+}
