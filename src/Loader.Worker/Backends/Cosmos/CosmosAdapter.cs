@@ -222,7 +222,7 @@ public sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
             var status = (int)response.StatusCode;
             var failure = new BatchOutcome
             {
-                Status = status == 429 ? BatchStatus.Throttled : status is 408 or 410 or 449 or >= 500 ? BatchStatus.Transient : BatchStatus.Failed,
+                Status = status == 429 ? BatchStatus.Throttled : CosmosOutcomes.IsTransient(status) ? BatchStatus.Transient : BatchStatus.Failed,
                 StatusCode = status,
                 RequestCharge = charge,
                 RetryAfter = CosmosOutcomes.RetryAfter(response.Headers),

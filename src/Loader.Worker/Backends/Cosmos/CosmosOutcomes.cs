@@ -116,8 +116,11 @@ internal static class CosmosOutcomes
             ? TimeSpan.FromMilliseconds(milliseconds)
             : null;
 
-    /// <summary>Timeouts, partition moves, server errors: retrying may succeed.</summary>
-    private static bool IsTransient(int status) => status is 408 or 410 or 449 or 500 or 502 or 503 or 504;
+    /// <summary>
+    /// Timeouts, partition moves, server errors: retrying may succeed. The one rule for every Cosmos DB answer (a batch,
+    /// an item of a bulk request, the reads before a merge); other 5xx (501, 505, 507) would fail the same way again.
+    /// </summary>
+    internal static bool IsTransient(int status) => status is 408 or 410 or 449 or 500 or 502 or 503 or 504;
 
     private static string OperationMessage(int status, string? batchMessage) => status switch
     {

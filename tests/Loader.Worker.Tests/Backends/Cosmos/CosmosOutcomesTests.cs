@@ -46,6 +46,21 @@ public sealed class CosmosOutcomesTests
         Assert.Equal(BatchStatus.Transient, CosmosOutcomes.FromException(new CosmosException("busy", (HttpStatusCode)status, 0, "a", 0), s_latency).Status);
     }
 
+    [Theory]
+    [InlineData(501, false)]
+    [InlineData(505, false)]
+    [InlineData(507, false)]
+    [InlineData(503, true)]
+    [InlineData(449, true)]
+    [InlineData(400, false)]
+    public void One_rule_decides_what_is_transient_for_every_answer(int status, bool transient)
+    {
+        // The adapter's reads before a merge use the same rule as batches and bulk items (they once took any 5xx).
+        Assert.Equal(transient, CosmosOutcomes.IsTransient(status));
+        var outcome = CosmosOutcomes.FromTransaction(TransactionalBatchResponseDouble.Failed(2, 0, (HttpStatusCode)status, 1, "x"), s_latency, 1, merging: false);
+        Assert.Equal(transient, outcome.Status == BatchStatus.Transient);
+    }
+
     [Fact]
     public void A_conflict_refuses_the_failing_operation_alone_the_others_424_are_not_blamed()
     {
