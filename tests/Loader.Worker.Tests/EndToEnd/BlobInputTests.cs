@@ -200,7 +200,7 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
         var container = await azurite.CreateContainerAsync(_cancellation);
         await UploadAsync(container, "in/a.csv", Rows(1, 400));
         await UploadAsync(container, "in/b.csv", Rows(401, 900));
-        var sas = AccountSas.Create("devstoreaccount1", AzuriteProcess.DevelopmentAccountKey, "rl", DateTimeOffset.UtcNow.AddHours(1));
+        var sas = AccountSas.ReadAndListOnAzurite();
         var table = AzuriteFixture.UniqueTableName("sasok");
         var settings = Settings(Url(container, "in/") + "?" + sas, table);
         settings.Remove("Loader:Blob:ConnectionString"); // the signature alone opens the blobs

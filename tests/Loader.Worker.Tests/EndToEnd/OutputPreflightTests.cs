@@ -78,7 +78,7 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
     public async Task A_signature_that_may_only_read_the_report_container_stops_the_load_at_start_naming_the_setting()
     {
         var container = await azurite.CreateContainerAsync(_cancellation);
-        var readOnly = AccountSas.Create("devstoreaccount1", AzuriteProcess.DevelopmentAccountKey, "rl", DateTimeOffset.UtcNow.AddHours(1));
+        var readOnly = AccountSas.ReadAndListOnAzurite();
         var table = AzuriteFixture.UniqueTableName("sasro");
         var settings = Settings(300, table);
         settings["Loader:ReportPath"] = Url(container, "report.json", readOnly);
@@ -182,7 +182,7 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
     public async Task Check_lists_every_problem_and_exits_with_the_code_of_the_worst()
     {
         var container = await azurite.CreateContainerAsync(_cancellation);
-        var readOnly = AccountSas.Create("devstoreaccount1", AzuriteProcess.DevelopmentAccountKey, "rl", DateTimeOffset.UtcNow.AddHours(1));
+        var readOnly = AccountSas.ReadAndListOnAzurite();
         var table = AzuriteFixture.UniqueTableName("checkbad");
         var settings = Settings(50, table);
         settings["Loader:ReportPath"] = Url(container, "report.json", readOnly);

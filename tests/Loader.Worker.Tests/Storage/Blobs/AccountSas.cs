@@ -1,25 +1,22 @@
-using System.Globalization;
-using System.Security.Cryptography;
-using System.Text;
+using Azure.Storage;
+using Azure.Storage.Sas;
+using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Storage.Blobs;
 
 /// <summary>
-/// Mints an account shared access signature (version 2020-12-06, the Blob service) the way a user's tooling would
-/// (<c>az storage account generate-sas</c>), so the loader's SAS sign-in can be tested against Azurite. The mirror
-/// has no Azure.Storage.Blobs, whose builder would otherwise do this.
+/// Account shared access signatures for the Blob service, minted by the SDK's <see cref="AccountSasBuilder"/> the way a
+/// user's tooling would (<c>az storage account generate-sas</c>), so the loader's SAS sign-in is tested against Azurite.
 /// </summary>
 internal static class AccountSas
 {
-    private const string Version = "2020-12-06";
+    /// <summary>The query string (without <c>?</c>) of a signature for the Blob service of the account, e.g. read and list.</summary>
+    public static string Create(string accountName, string accountKey, AccountSasPermissions permissions, DateTimeOffset expiry) =>
+        new AccountSasBuilder(permissions, expiry, AccountSasServices.Blobs, AccountSasResourceTypes.All) { Protocol = SasProtocol.HttpsAndHttp }
+            .ToSasQueryParameters(new StorageSharedKeyCredential(accountName, accountKey))
+            .ToString();
 
-    /// <summary>The query string (without <c>?</c>) of a signature for the Blob service of the account; permissions in the service's canonical order, e.g. <c>rl</c> (read, list).</summary>
-    public static string Create(string accountName, string accountKey, string permissions, DateTimeOffset expiry)
-    {
-        var expires = expiry.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture);
-        // account, permissions, services, resource types, start, expiry, IP range, protocol, version, encryption scope, and a final newline.
-        var stringToSign = string.Join('\n', accountName, permissions, "b", "sco", "", expires, "", "https,http", Version, "", "");
-        var signature = Convert.ToBase64String(HMACSHA256.HashData(Convert.FromBase64String(accountKey), Encoding.UTF8.GetBytes(stringToSign)));
-        return $"sv={Version}&ss=b&srt=sco&sp={permissions}&se={Uri.EscapeDataString(expires)}&spr=https,http&sig={Uri.EscapeDataString(signature)}";
-    }
+    /// <summary>A signature of Azurite's development account that may read and list blobs, and nothing else, for an hour.</summary>
+    public static string ReadAndListOnAzurite() =>
+        Create("devstoreaccount1", AzuriteProcess.DevelopmentAccountKey, AccountSasPermissions.Read | AccountSasPermissions.List, DateTimeOffset.UtcNow.AddHours(1));
 }
