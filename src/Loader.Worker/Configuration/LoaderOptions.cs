@@ -54,7 +54,9 @@ public sealed class LoaderOptions
     /// <summary>
     /// The longest a partial batch waits for more rows of its partition key before it is sent as it is. Rows of a rare
     /// key would otherwise wait for the end of the input, holding the checkpoint back: a crash then re-sends nearly
-    /// everything. Longer fills batches of slow keys better; shorter keeps the checkpoint closer behind the reader.
+    /// everything. Longer fills batches of slow keys better; shorter keeps the checkpoint closer behind the reader. Only
+    /// while the service keeps up: while batches queue for it, a partial batch keeps filling (up to
+    /// <see cref="MaxBufferedRows"/>), since sending it early would cost a request and gain nothing.
     /// </summary>
     public TimeSpan MaxBatchDelay { get; set; } = TimeSpan.FromSeconds(5);
 

@@ -8,9 +8,14 @@ namespace Loader.Worker.Pipeline;
 
 /// <summary>
 /// Second stage: groups entities into partition batches and hands ready batches to the dispatcher. Partial batches
-/// that waited their time leave after every chunk, and while the input is slow to come, every <c>idlePeriod</c>.
+/// that waited their time leave after every chunk, and while the input is slow to come, every <c>idlePeriod</c> —
+/// but only while <c>dispatcherWaits</c> says the dispatcher has no batch left to take. While batches queue for the
+/// service, a part-full batch sent early would only cost one more request for the same rows (on 1,000 equal keys a
+/// 5 s linger halved the rows per request and cost a third of the throughput); it keeps filling instead, bounded by
+/// the buffer, and the checkpoint's pending ranges keep a restart from re-sending more than it holds.
 /// </summary>
-internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, Func<(long Record, long Line)> lastRead, TimeSpan idlePeriod)
+internal sealed class BatchStage(
+    PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, Func<(long Record, long Line)> lastRead, TimeSpan idlePeriod, Func<bool> dispatcherWaits)
 {
     /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
     public void Run(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
@@ -20,7 +25,7 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
         var pending = new List<long>(ReadStage.ChunkSize);
         try
         {
-            while (BlockingChannel.TryRead(input, out var chunk, idlePeriod, () => EmitExpired(ready, output)))
+            while (BlockingChannel.TryRead(input, out var chunk, idlePeriod, () => PassOnWithLingered(ready, output)))
             {
                 foreach (var entity in chunk)
                 {
@@ -38,9 +43,9 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
                 watermark.Pending(System.Runtime.InteropServices.CollectionsMarshal.AsSpan(pending));
                 pending.Clear();
 
-                // The chunk's batches go together: the dispatcher then wakes once per chunk, not once per batch.
-                batcher.EmitExpired(ready);
-                PassOn(ready, output);
+                // The chunk's batches go together: the dispatcher then wakes once per chunk, not once per batch. Whether
+                // it waits is asked before they go: it took all the earlier chunks gave it.
+                PassOnWithLingered(ready, output);
                 watermark.Batched(chunk[^1].Origin.Record, chunk[^1].Origin.Line);
             }
 
@@ -60,9 +65,13 @@ internal sealed class BatchStage(PartitionBatcher batcher, RejectSink rejects, R
         }
     }
 
-    private void EmitExpired(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
+    private void PassOnWithLingered(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
     {
-        batcher.EmitExpired(ready);
+        if (dispatcherWaits())
+        {
+            batcher.EmitExpired(ready);
+        }
+
         PassOn(ready, output);
     }
 

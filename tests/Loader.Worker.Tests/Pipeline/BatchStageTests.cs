@@ -38,7 +38,7 @@ public sealed class BatchStageTests : IDisposable
             new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
             _clock);
-        var stage = new BatchStage(batcher, _rejects, watermark, () => (1, 2), idlePeriod: TimeSpan.FromMilliseconds(10));
+        var stage = new BatchStage(batcher, _rejects, watermark, () => (1, 2), idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => true);
         var rows = Channel.CreateUnbounded<LoadEntity[]>();
         var batches = Channel.CreateUnbounded<ReadyBatch>();
         var running = StageThread.Run("test-batch", () => stage.Run(rows.Reader, batches.Writer));
@@ -55,6 +55,37 @@ public sealed class BatchStageTests : IDisposable
         Assert.Equal("rare", batch.Batch.PartitionKey);
         Assert.Equal(1, watermark.PendingRows);
         Assert.False(running.IsCompleted);
+        rows.Writer.Complete();
+        await running.WaitAsync(s_bound, TestContext.Current.CancellationToken);
+    }
+
+    [Fact]
+    public async Task While_batches_queue_for_the_service_a_partial_batch_keeps_filling_past_its_time()
+    {
+        var watermark = new RecordWatermark();
+        var batcher = new PartitionBatcher(
+            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
+            entity => new EntityInspection(entity.PayloadBytes, null),
+            _clock);
+        var dispatcherWaits = false;
+        var stage = new BatchStage(batcher, _rejects, watermark, () => (3, 4), idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => Volatile.Read(ref dispatcherWaits));
+        var rows = Channel.CreateUnbounded<LoadEntity[]>();
+        var batches = Channel.CreateUnbounded<ReadyBatch>();
+        var running = StageThread.Run("test-batch", () => stage.Run(rows.Reader, batches.Writer));
+
+        await rows.Writer.WriteAsync([new LoadEntity("key", "1", [], new RowOrigin(1, 2), 10)], TestContext.Current.CancellationToken);
+        await Task.Delay(100, TestContext.Current.CancellationToken);
+        _clock.Advance(TimeSpan.FromSeconds(6));
+        await Task.Delay(100, TestContext.Current.CancellationToken); // several idle periods pass while the dispatcher is busy
+        Assert.False(batches.Reader.TryRead(out _), "a part-full batch left while the dispatcher still had batches to send");
+
+        // A later row of the same key joins the batch that waited, instead of opening a second request.
+        await rows.Writer.WriteAsync([new LoadEntity("key", "2", [], new RowOrigin(2, 3), 10)], TestContext.Current.CancellationToken);
+        Volatile.Write(ref dispatcherWaits, true);
+        using var bound = new CancellationTokenSource(s_bound);
+        var batch = await batches.Reader.ReadAsync(bound.Token);
+
+        Assert.Equal(["1", "2"], batch.Batch.Entities.Select(entity => entity.RowKey));
         rows.Writer.Complete();
         await running.WaitAsync(s_bound, TestContext.Current.CancellationToken);
     }
