@@ -131,4 +131,88 @@ public sealed class BatchWriterTests : IDisposable
 
         Assert.Single(adapter.Sent);
     }
+
+    private ReadyBatch PendingBatch(int rows)
+    {
+        var batch = Batch(rows);
+        _watermark.Pending([.. batch.Records]);
+        _watermark.Batched(rows, rows + 1);
+        return batch;
+    }
+
+    private static BatchOutcome Throttled { get; } = new() { Status = BatchStatus.Throttled, StatusCode = 429, RetryAfter = TimeSpan.FromMilliseconds(1), ThrottledResponses = 1 };
+
+    [Fact]
+    public async Task A_written_batch_settles_its_rows_in_one_request_and_moves_the_watermark_past_them()
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Written);
+
+        await Writer(adapter).WriteAsync(PendingBatch(5), TestContext.Current.CancellationToken);
+
+        var counts = _statistics.Snapshot();
+        Assert.Equal((5, 0, 0, 1, 1), (counts.RowsWritten, counts.RowsFailed, counts.RowsRejected, counts.Requests, counts.Batches));
+        Assert.Equal(6, _watermark.Current);
+        Assert.Equal(5, _watermark.HighestSent);
+    }
+
+    [Fact]
+    public async Task A_row_the_service_refuses_is_rejected_with_its_reason_and_the_other_rows_go_again_without_it()
+    {
+        var refused = new BatchOutcome
+        {
+            Status = BatchStatus.OperationsRejected,
+            StatusCode = 400,
+            OperationFailures = [new OperationFailure(2, 400, "PropertyValueTooLarge", "The property value exceeds the maximum allowed size")],
+        };
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Answer(_ => refused), ScriptedAdapter.Written);
+
+        await Writer(adapter).WriteAsync(PendingBatch(5), TestContext.Current.CancellationToken);
+
+        var counts = _statistics.Snapshot();
+        Assert.Equal((4, 1, 0, 0), (counts.RowsWritten, counts.RowsRejected, counts.RowsFailed, counts.Retries));
+        Assert.Equal(["r1", "r2", "r4", "r5"], adapter.Sent[1].Entities.Select(entity => entity.RowKey));
+        Assert.Equal(6, _watermark.Current); // the refused row is settled too: it is in the rejects, not lost
+    }
+
+    [Fact]
+    public async Task A_throttled_batch_is_retried_and_the_throttle_and_the_retry_are_counted()
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Answer(_ => Throttled), ScriptedAdapter.Answer(_ => Throttled), ScriptedAdapter.Written);
+
+        await Writer(adapter).WriteAsync(PendingBatch(5), TestContext.Current.CancellationToken);
+
+        var counts = _statistics.Snapshot();
+        Assert.Equal((5, 0, 2, 2, 3), (counts.RowsWritten, counts.RowsFailed, counts.Throttled, counts.Retries, counts.Requests));
+        Assert.Equal(3, adapter.Sent.Count);
+        Assert.All(adapter.Sent, sent => Assert.Equal(5, sent.Entities.Count));
+    }
+
+    [Fact]
+    public async Task A_batch_still_throttled_after_the_retry_budget_fails_its_rows_and_holds_the_watermark()
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Answer(_ => Throttled));
+
+        await Writer(adapter).WriteAsync(PendingBatch(3), TestContext.Current.CancellationToken);
+
+        var counts = _statistics.Snapshot();
+        Assert.Equal((0, 3, _retry.MaxAttempts), (counts.RowsWritten, counts.RowsFailed, counts.Retries));
+        Assert.Equal(1 + _retry.MaxAttempts, adapter.Sent.Count);
+        Assert.Single(_statistics.Errors());
+        Assert.Equal(1, _watermark.Current); // a restart writes these rows again
+    }
+
+    [Fact]
+    public async Task After_an_abort_a_batch_is_not_sent_and_its_rows_count_failed()
+    {
+        var adapter = new ScriptedAdapter(ScriptedAdapter.Written);
+        using var abort = new CancellationTokenSource();
+        await abort.CancelAsync();
+
+        await Writer(adapter).WriteAsync(PendingBatch(4), abort.Token);
+
+        Assert.Empty(adapter.Sent);
+        var counts = _statistics.Snapshot();
+        Assert.Equal((0, 4, 0), (counts.RowsWritten, counts.RowsFailed, counts.Requests));
+        Assert.Equal(0, _watermark.HighestSent); // never sent: a resumed Insert load treats a conflict on these rows as a reject
+    }
 }
