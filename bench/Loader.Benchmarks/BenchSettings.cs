@@ -10,13 +10,16 @@ namespace Loader.Benchmarks;
 /// </summary>
 public sealed record BenchSettings(long Rows, int Columns, int Partitions, int Parallel, int PerRowRows, int Repeat, int Budget, int RuPerKilobyte, DataShape Shape = DataShape.Skewed)
 {
-    public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU] [--baseline-loader DLL]";
+    public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU] [--baseline-loader DLL] [--azurite RELEASE]";
 
     /// <summary>
     /// For <c>instant</c>: the Loader.Worker.dll of another build to measure beside this one's, the REST-client
     /// loader of commit 491e8a8 as <c>bench/run.sh instant</c> builds it; none measures this build alone.
     /// </summary>
     public string? BaselineLoader { get; init; }
+
+    /// <summary>An Azurite release kept in tools/azurite-releases (e.g. 3.35.0, a slower service), instead of the one tools/ pins.</summary>
+    public string? AzuriteRelease { get; init; }
 
     /// <summary>
     /// The rows of a real year of flights (336,776), shaped like them (DataGen's skewed shape): more than 300,000 rows
@@ -68,6 +71,7 @@ public sealed record BenchSettings(long Rows, int Columns, int Partitions, int P
                 "--budget" => settings with { Budget = (int)Positive(name, text) },
                 "--ru-per-kb" => settings with { RuPerKilobyte = (int)Positive(name, text) },
                 "--shape" => settings with { Shape = Enum.TryParse<DataShape>(text, ignoreCase: true, out var shape) ? shape : throw new ArgumentException($"--shape is skewed or uniform, not '{text}'") },
+                "--azurite" => settings with { AzuriteRelease = text },
                 "--baseline-loader" => settings with { BaselineLoader = File.Exists(text) ? Path.GetFullPath(text) : throw new ArgumentException($"{name}: no file '{text}'") },
                 _ => throw new ArgumentException($"unknown option {name}"),
             };

@@ -24,7 +24,7 @@ public sealed class ConcurrencyBenchmark(BenchSettings settings, TextWriter outp
             settings,
             output,
             cancellationToken);
-        output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below, each into a fresh in-memory Azurite; output and reports in {bench.Folder}");
+        output.WriteLine($"- loader: `dotnet {BenchPaths.LoaderDll} ...`, exactly as printed for each run below, each into a fresh in-memory Azurite {settings.AzuriteRelease ?? "(the release tools/ pins)"}; output and reports in {bench.Folder}");
         output.WriteLine();
         output.WriteLine("## Runs");
         var pairs = new List<(ConcurrencyRun Adaptive, ConcurrencyRun Fixed)>();
@@ -60,7 +60,7 @@ public sealed class ConcurrencyBenchmark(BenchSettings settings, TextWriter outp
 
     private async Task<ConcurrencyRun> MeasureAsync(string mode, int repeat, BenchRun bench, CancellationToken cancellationToken)
     {
-        await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
+        await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken, release: settings.AzuriteRelease);
         var reportPath = Path.Combine(bench.Folder, Invariant($"{mode.ToLowerInvariant()}-{repeat}.json"));
         List<string> arguments =
         [

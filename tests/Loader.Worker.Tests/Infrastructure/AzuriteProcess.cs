@@ -13,7 +13,7 @@ public sealed class AzuriteProcess : IAsyncDisposable
     private readonly bool _withQueue;
     private readonly NodeToolProcess _process;
 
-    private AzuriteProcess(string? location, bool withBlob, bool withQueue)
+    private AzuriteProcess(string? location, bool withBlob, bool withQueue, string? release)
     {
         _withBlob = withBlob || withQueue;
         _withQueue = withQueue;
@@ -37,7 +37,7 @@ public sealed class AzuriteProcess : IAsyncDisposable
             arguments.AddRange(["--location", location]);
         }
 
-        _process = new NodeToolProcess(_withBlob ? "azurite" : "azurite-table", arguments, _withQueue ? [TablePort, BlobPort, QueuePort] : _withBlob ? [TablePort, BlobPort] : [TablePort]);
+        _process = new NodeToolProcess(_withBlob ? "azurite" : "azurite-table", arguments, _withQueue ? [TablePort, BlobPort, QueuePort] : _withBlob ? [TablePort, BlobPort] : [TablePort], ReleaseFolder(release));
     }
 
     public int TablePort { get; }
@@ -69,9 +69,10 @@ public sealed class AzuriteProcess : IAsyncDisposable
 
     public string Output => _process.Output;
 
-    public static async Task<AzuriteProcess> StartAsync(string? location = null, bool withBlob = false, bool withQueue = false, CancellationToken cancellationToken = default)
+    /// <summary>Starts Azurite: the release tools/ pins, or with <c>release</c> one kept in tools/azurite-releases (benchmarks of a slower service).</summary>
+    public static async Task<AzuriteProcess> StartAsync(string? location = null, bool withBlob = false, bool withQueue = false, string? release = null, CancellationToken cancellationToken = default)
     {
-        var azurite = new AzuriteProcess(location, withBlob, withQueue);
+        var azurite = new AzuriteProcess(location, withBlob, withQueue, release);
         await azurite.StartAsync(cancellationToken);
         return azurite;
     }
@@ -90,4 +91,18 @@ public sealed class AzuriteProcess : IAsyncDisposable
     public static int FreePort() => NodeToolProcess.FreePort();
 
     private static string Text(int port) => port.ToString(CultureInfo.InvariantCulture);
+
+    private static string? ReleaseFolder(string? release)
+    {
+        if (release is null)
+        {
+            return null;
+        }
+
+        var releases = Path.Combine(RepositoryPaths.Tools, "azurite-releases");
+        var folder = Path.Combine(releases, release);
+        return File.Exists(Path.Combine(folder, "package.json"))
+            ? folder
+            : throw new ArgumentException($"no Azurite {release} in {releases}; kept: {string.Join(", ", Directory.GetDirectories(releases).Select(Path.GetFileName))}", nameof(release));
+    }
 }

@@ -10,7 +10,7 @@ namespace Loader.Worker.Tests.Infrastructure;
 /// needs nothing by hand) run as a child process: started, awaited until its ports answer, stopped and started
 /// again on the same ports, its output kept for failure messages.
 /// </summary>
-public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments, IReadOnlyList<int> ports) : IAsyncDisposable
+public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments, IReadOnlyList<int> ports, string? toolsFolder = null) : IAsyncDisposable
 {
     private static readonly SemaphoreSlim s_install = new(1, 1);
     private static readonly TimeSpan s_startTimeout = TimeSpan.FromSeconds(60);
@@ -33,7 +33,7 @@ public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments
     /// <summary>Starts the process (again, after <see cref="StopAsync"/>) and returns once every port accepts connections.</summary>
     public async Task StartAsync(CancellationToken cancellationToken = default)
     {
-        var start = new ProcessStartInfo(await EnsureInstalledAsync(tool, cancellationToken))
+        var start = new ProcessStartInfo(await EnsureInstalledAsync(tool, cancellationToken, toolsFolder))
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -141,10 +141,14 @@ public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments
         throw new TimeoutException($"{tool} did not listen on {port} within {s_startTimeout.TotalSeconds} s: {Output}");
     }
 
-    /// <summary>The path of a tool's launcher in tools/node_modules/.bin, installing the tools from the lock file first when it is missing.</summary>
-    internal static async Task<string> EnsureInstalledAsync(string tool, CancellationToken cancellationToken)
+    /// <summary>
+    /// The path of a tool's launcher in node_modules/.bin of <paramref name="toolsFolder"/> (tools/ unless given), installing
+    /// from that folder's lock file first when it is missing.
+    /// </summary>
+    internal static async Task<string> EnsureInstalledAsync(string tool, CancellationToken cancellationToken, string? toolsFolder = null)
     {
-        var path = Path.Combine(RepositoryPaths.Tools, "node_modules", ".bin", tool);
+        var folder = toolsFolder ?? RepositoryPaths.Tools;
+        var path = Path.Combine(folder, "node_modules", ".bin", tool);
         await s_install.WaitAsync(cancellationToken);
         try
         {
@@ -152,13 +156,13 @@ public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments
             {
                 using var npm = Process.Start(new ProcessStartInfo("npm", "ci --no-audit --no-fund")
                 {
-                    WorkingDirectory = RepositoryPaths.Tools,
+                    WorkingDirectory = folder,
                     UseShellExecute = false,
                 }) ?? throw new InvalidOperationException("npm did not start");
                 await npm.WaitForExitAsync(cancellationToken);
                 if (npm.ExitCode != 0 || !File.Exists(path))
                 {
-                    throw new InvalidOperationException($"npm ci in {RepositoryPaths.Tools} failed ({npm.ExitCode}); {tool} is needed here.");
+                    throw new InvalidOperationException($"npm ci in {folder} failed ({npm.ExitCode}); {tool} is needed here.");
                 }
             }
         }
