@@ -1,3 +1,5 @@
+using Loader.Worker.Reporting;
+
 namespace Loader.Worker.Hosting;
 
 /// <summary>The loader's process exit codes; a non-zero code marks a Container Apps job execution failed.</summary>
@@ -36,11 +38,18 @@ public static class ExitCodes
     /// <summary>An unexpected error; the message and the report say what.</summary>
     public const int InternalError = 10;
 
-    /// <summary>The exit code a failed preflight check means.</summary>
-    public static int Of(Outputs.PreflightFailure failure) => failure switch
+    /// <summary>The exit code an outcome means: the one place outcomes become exit codes.</summary>
+    public static int Of(LoadOutcomeKind outcome) => outcome switch
     {
-        Outputs.PreflightFailure.None => Success,
-        Outputs.PreflightFailure.InvalidSetting => InvalidConfiguration,
-        _ => Unavailable,
+        LoadOutcomeKind.Completed => Success,
+        LoadOutcomeKind.CompletedWithFailures => RowsFailed,
+        LoadOutcomeKind.InvalidConfiguration => InvalidConfiguration,
+        LoadOutcomeKind.Unavailable => Unavailable,
+        LoadOutcomeKind.RejectLimitExceeded => RejectLimitExceeded,
+        LoadOutcomeKind.Stopped => Stopped,
+        LoadOutcomeKind.CheckpointLost or LoadOutcomeKind.OutputFailed => OutputFailed,
+        LoadOutcomeKind.InputDamaged => InputDamaged,
+        LoadOutcomeKind.UnexpectedError => InternalError,
+        _ => throw new ArgumentOutOfRangeException(nameof(outcome), outcome, "an outcome with no exit code"),
     };
 }

@@ -50,7 +50,7 @@ public sealed partial class LoadJob(
         LoadReport report;
         try
         {
-            report = await pipeline.RunAsync(stoppingToken, abort.Token).ConfigureAwait(false);
+            report = (await pipeline.RunAsync(stoppingToken, abort.Token).ConfigureAwait(false)).Report;
         }
         catch (Exception exception)
         {

@@ -101,7 +101,13 @@ public static class LoaderHost
         services.AddSingleton<OutputFiles>();
         services.AddSingleton<OutputPreflight>();
         services.AddSingleton<InputOpener>();
-        services.AddSingleton<LoadPipeline>();
+        services.AddSingleton(new ExitCodeOf(ExitCodes.Of));
+        services.AddSingleton<LoadPipelineFactory>();
+        services.AddSingleton(provider => provider.GetRequiredService<LoadPipelineFactory>().Create(
+            provider.GetRequiredService<IOptions<LoaderOptions>>().Value,
+            provider.GetRequiredService<IBackendAdapter>(),
+            provider.GetRequiredService<LoadStatistics>(),
+            provider.GetService<TerminalProgress>()));
         services.AddSingleton<LoadJob>();
         services.AddSingleton<LoadEstimator>();
         services.AddSingleton<EstimateJob>();

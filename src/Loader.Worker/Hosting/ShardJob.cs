@@ -2,6 +2,7 @@ using Azure;
 using Azure.Identity;
 using Loader.Worker.Configuration;
 using Loader.Worker.Pipeline;
+using Loader.Worker.Reporting;
 using Loader.Worker.Shards;
 using Loader.Worker.Shards.Planning;
 using Loader.Worker.Shards.Status;
@@ -43,31 +44,31 @@ public sealed partial class ShardJob(
                 _ => await StatusAsync(stoppingToken).ConfigureAwait(false),
             };
         }
-        catch (LoadAbortedException exception)
+        catch (Exception exception) when (LoadFailures.KindOf(exception) is { } failure)
         {
-            result = new CommandResult(exception.ExitCode, exception.Message);
+            result = new CommandResult(failure, exception.Message);
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
         {
-            result = new CommandResult(ExitCodes.Stopped, $"{command} stopped on request.");
+            result = new CommandResult(LoadOutcomeKind.Stopped, $"{command} stopped on request.");
         }
         catch (Exception exception) when (exception is RequestFailedException or AuthenticationFailedException or AggregateException or HttpRequestException)
         {
-            result = new CommandResult(ExitCodes.Unavailable, $"{command}: the shard queue or state folder could not be reached: {BackendErrors.Describe(exception)}");
+            result = new CommandResult(LoadOutcomeKind.Unavailable, $"{command}: the shard queue or state folder could not be reached: {BackendErrors.Describe(exception)}");
         }
         catch (Exception exception) when (exception is FormatException or InvalidOperationException or InvalidDataException)
         {
-            result = new CommandResult(ExitCodes.InvalidConfiguration, $"{command}: {exception.Message}");
+            result = new CommandResult(LoadOutcomeKind.InvalidConfiguration, $"{command}: {exception.Message}");
         }
         catch (Exception exception)
         {
             LogUnexpected(command, exception);
-            result = new CommandResult(ExitCodes.InternalError, $"{command} failed unexpectedly: {exception.GetBaseException().Message}");
+            result = new CommandResult(LoadOutcomeKind.UnexpectedError, $"{command} failed unexpectedly: {exception.GetBaseException().Message}");
         }
 
-        ExitCode = result.ExitCode;
-        Environment.ExitCode = result.ExitCode;
-        LogFinished(command, result.ExitCode);
+        ExitCode = ExitCodes.Of(result.Outcome);
+        Environment.ExitCode = ExitCode.Value;
+        LogFinished(command, ExitCode.Value);
         await summaryOutput.WriteAsync(result.Summary, timeProvider).ConfigureAwait(false);
         lifetime.StopApplication();
     }

@@ -1,7 +1,6 @@
 using Azure;
 using Azure.Storage.Blobs;
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Storage.Blobs;
@@ -36,7 +35,7 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
 
         if (!BlobAddress.TryParse(input, out var address, out var error))
         {
-            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: {error}");
+            throw new InputNotFoundException($"Loader:Input: {error}");
         }
 
         try
@@ -53,11 +52,11 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
         catch (InvalidOperationException exception)
         {
-            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: {exception.Message}", exception);
+            throw new InputNotFoundException($"Loader:Input: {exception.Message}", exception);
         }
         catch (Exception exception) when (exception is RequestFailedException or Azure.Identity.AuthenticationFailedException)
         {
-            throw new LoadAbortedException(ExitCodes.Unavailable, $"Loader:Input: cannot read '{address.Display}': {BackendErrors.Describe(exception)}", exception);
+            throw new InputUnavailableException($"Loader:Input: cannot read '{address.Display}': {BackendErrors.Describe(exception)}", exception);
         }
     }
 
@@ -69,7 +68,7 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
-            throw new LoadAbortedException(ExitCodes.Unavailable, $"Loader:Input: cannot open '{path}': {exception.Message}", exception);
+            throw new InputUnavailableException($"Loader:Input: cannot open '{path}': {exception.Message}", exception);
         }
     }
 
@@ -83,7 +82,7 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
         catch (RequestFailedException exception) when (exception.Status == 404)
         {
-            throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: blob '{address.Display}' does not exist.", exception);
+            throw new InputNotFoundException($"Loader:Input: blob '{address.Display}' does not exist.", exception);
         }
         catch (RequestFailedException exception)
         {
@@ -124,7 +123,7 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         parts.Sort((left, right) => string.CompareOrdinal(left.Name, right.Name));
         return parts.Count > 0
             ? parts
-            : throw new LoadAbortedException(ExitCodes.InvalidConfiguration, $"Loader:Input: no blobs (with content) under '{address.Display}'.");
+            : throw new InputNotFoundException($"Loader:Input: no blobs (with content) under '{address.Display}'.");
     }
 
     /// <summary>Each part's first line must be the first part's: they are read as one CSV under one header.</summary>
@@ -141,7 +140,7 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         }
         catch (DamagedInputException exception)
         {
-            throw new LoadAbortedException(ExitCodes.InputDamaged, $"Loader:Input: {exception.Message}", exception);
+            throw new DamagedInputException(exception.Part, exception.Offset, $"Loader:Input: {exception.Message}", exception);
         }
     }
 
@@ -165,7 +164,7 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         if (!problems.IsEmpty)
         {
             var ordered = problems.OrderBy(problem => problem.Index).Select(problem => problem.Problem).ToList();
-            throw new LoadAbortedException(ExitCodes.InvalidConfiguration,
+            throw new InputMismatchException(
                 $"Loader:Input: the files under one prefix are loaded as one CSV and need the same header row: {string.Join("; ", ordered.Take(3))}{(ordered.Count > 3 ? $"; and {ordered.Count - 3} more" : "")}.");
         }
     }

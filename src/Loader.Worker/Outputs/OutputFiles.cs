@@ -24,6 +24,20 @@ public sealed class OutputFiles(BlobClientFactory blobs)
             : throw new FormatException(error ?? $"'{address!.Display}' names a prefix; an output is one blob.");
     }
 
+    /// <summary>The output the setting <paramref name="key"/> names, as <see cref="For(string?)"/>, for a load that needs it.</summary>
+    /// <exception cref="OutputRefusedException">The setting cannot be right; the message names the key and the problem.</exception>
+    public OutputFile? For(string key, string? setting)
+    {
+        try
+        {
+            return For(setting);
+        }
+        catch (Exception exception) when (exception is FormatException or InvalidOperationException)
+        {
+            throw new OutputRefusedException(PreflightFailure.InvalidSetting, $"{key}: {exception.Message}", exception);
+        }
+    }
+
     /// <summary>How a setting is shown in logs and the report: a URL without its signature.</summary>
     public static string? Display(string? setting) =>
         string.IsNullOrWhiteSpace(setting) ? null

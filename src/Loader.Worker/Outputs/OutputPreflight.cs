@@ -53,6 +53,17 @@ public sealed partial class OutputPreflight(OutputFiles outputs, ILogger<OutputP
         return checks;
     }
 
+    /// <summary>Every configured output proven writable, before the first row is read.</summary>
+    /// <exception cref="OutputRefusedException">The first output that is not; the message names its setting and says nothing was loaded.</exception>
+    public async Task EnsureWritableAsync(LoaderOptions settings, CancellationToken cancellationToken)
+    {
+        var checks = await CheckAsync(settings, cancellationToken).ConfigureAwait(false);
+        if (checks.FirstOrDefault(check => !check.Ok) is { } failed)
+        {
+            throw new OutputRefusedException(failed.Failure, $"{failed.Setting}: cannot write '{failed.Location}': {failed.Detail}. Nothing was loaded.");
+        }
+    }
+
     [LoggerMessage(Level = LogLevel.Information, Message = "{Key} {Location}: {Detail} ({Milliseconds} ms)")]
     private partial void LogChecked(string key, string location, string detail, long milliseconds);
 }

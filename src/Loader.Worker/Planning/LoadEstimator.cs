@@ -1,8 +1,5 @@
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
-using Loader.Worker.Inputs;
-using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Configuration;
@@ -19,9 +16,7 @@ namespace Loader.Worker.Planning;
 public sealed partial class LoadEstimator(
     IConfiguration configuration,
     IBackendAdapter backend,
-    InputOpener inputs,
-    OutputFiles outputs,
-    OutputPreflight preflight,
+    LoadPipelineFactory pipelines,
     LoaderMetrics metrics,
     ILoggerFactory loggerFactory,
     TimeProvider timeProvider,
@@ -38,8 +33,8 @@ public sealed partial class LoadEstimator(
         dryRunSettings.MaxRowsPerSecond = null; // the dry run reads as fast as it can; caps are for the load
         dryRunSettings.MaxRequestUnitsPerSecond = null;
         LogReading(settings.Input);
-        var dryRun = await RunAsync(dryRunSettings, census, null, cancellationToken).ConfigureAwait(false);
-        if (dryRun.ExitCode is not (ExitCodes.Success or ExitCodes.RejectLimitExceeded))
+        var (dryRunOutcome, dryRun) = await RunAsync(dryRunSettings, census, null, cancellationToken).ConfigureAwait(false);
+        if (dryRunOutcome.Kind is not (LoadOutcomeKind.Completed or LoadOutcomeKind.RejectLimitExceeded))
         {
             return LoadEstimate.Unplanned(dryRun);
         }
@@ -49,8 +44,8 @@ public sealed partial class LoadEstimator(
         if (note is null)
         {
             LogSampling(settings.Estimate.SampleRows);
-            sample = await RunAsync(settings, backend, settings.Estimate.SampleRows, cancellationToken).ConfigureAwait(false);
-            if (sample.ExitCode is ExitCodes.InvalidConfiguration or ExitCodes.Unavailable or ExitCodes.InternalError)
+            (var sampleOutcome, sample) = await RunAsync(settings, backend, settings.Estimate.SampleRows, cancellationToken).ConfigureAwait(false);
+            if (sampleOutcome.Kind is LoadOutcomeKind.InvalidConfiguration or LoadOutcomeKind.Unavailable or LoadOutcomeKind.UnexpectedError)
             {
                 return LoadEstimate.Unplanned(sample);
             }
@@ -84,11 +79,8 @@ public sealed partial class LoadEstimator(
         return settings;
     }
 
-    private Task<LoadReport> RunAsync(LoaderOptions settings, IBackendAdapter adapter, long? recordLimit, CancellationToken cancellationToken)
-    {
-        var pipeline = new LoadPipeline(Microsoft.Extensions.Options.Options.Create(settings), adapter, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider, terminal);
-        return pipeline.RunAsync(recordLimit, cancellationToken, cancellationToken);
-    }
+    private Task<LoadResult> RunAsync(LoaderOptions settings, IBackendAdapter adapter, long? recordLimit, CancellationToken cancellationToken) =>
+        pipelines.Create(settings, adapter, new LoadStatistics(metrics, timeProvider), terminal).RunAsync(recordLimit, cancellationToken, cancellationToken);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: reading all of {Input} without writing")]
     private partial void LogReading(string input);

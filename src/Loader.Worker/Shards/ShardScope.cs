@@ -1,6 +1,4 @@
-using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
-using Loader.Worker.Pipeline;
 
 namespace Loader.Worker.Shards;
 
@@ -16,7 +14,7 @@ public sealed class ShardScope(LoadManifest manifest, ShardSpec spec)
     /// <summary>A key shard's filter; null for a range shard.</summary>
     public KeyBucketFilter? Buckets { get; } = spec is { Bucket: { } bucket, Buckets: { } buckets } ? new KeyBucketFilter(bucket, buckets) : null;
 
-    /// <exception cref="LoadAbortedException">The input is not what the plan cut (exit code 2).</exception>
+    /// <exception cref="InputMismatchException">The input is not what the plan cut.</exception>
     public InputSource Narrow(InputSource source)
     {
         if (spec.IsKeyBucket)
@@ -47,7 +45,6 @@ public sealed class ShardScope(LoadManifest manifest, ShardSpec spec)
         return new InputSource($"{source.Display} {spec.Describe()}", [shardPart], lines);
     }
 
-    private LoadAbortedException Changed(string what) => new(
-        ExitCodes.InvalidConfiguration,
+    private InputMismatchException Changed(string what) => new(
         $"Shard {spec.Id}: the input changed since the load was planned: {what}. Put the input back as it was, or plan a new load in a new Loader:Shards:State folder.");
 }

@@ -2,6 +2,7 @@ using System.Text;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
+using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Tests.Storage.Blobs;
@@ -9,7 +10,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Loader.Worker.Tests.Inputs;
 
-/// <summary>Finding the input a setting names, and each way that fails before the first row: exit code and message.</summary>
+/// <summary>Finding the input a setting names, and each way that fails before the first row: what happened, its exit code and message.</summary>
 public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture<BlobAzuriteFixture>, IDisposable
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
@@ -17,6 +18,9 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
 
     private InputOpener Opener() =>
         new(new BlobClientFactory(new BlobOptions { ConnectionString = fixture.Azurite.ConnectionString }), NullLogger<InputOpener>.Instance);
+
+    /// <summary>The exit code the host makes of a failure, as the process would exit with it.</summary>
+    private static int ExitCodeOf(Exception failure) => ExitCodes.Of(LoadFailures.KindOf(failure) ?? throw new InvalidOperationException($"not a load failure: {failure}"));
 
     private string Url(string container, string path) => $"{fixture.Azurite.BlobEndpoint}/{container}/{path}";
 
@@ -28,9 +32,9 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
     {
         var path = Path.Combine(_folder, "nowhere.csv");
 
-        var failure = await Assert.ThrowsAsync<LoadAbortedException>(() => Opener().OpenAsync(path, InputCompression.Auto, _cancellation));
+        var failure = await Assert.ThrowsAsync<InputUnavailableException>(() => Opener().OpenAsync(path, InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.Unavailable, failure.ExitCode);
+        Assert.Equal(ExitCodes.Unavailable, ExitCodeOf(failure));
         Assert.StartsWith("Loader:Input: cannot open", failure.Message, StringComparison.Ordinal);
         Assert.Contains(path, failure.Message, StringComparison.Ordinal);
     }
@@ -58,9 +62,9 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
     {
         var container = await fixture.CreateContainerAsync(_cancellation);
 
-        var failure = await Assert.ThrowsAsync<LoadAbortedException>(() => Opener().OpenAsync(Url(container, "missing.csv"), InputCompression.Auto, _cancellation));
+        var failure = await Assert.ThrowsAsync<InputNotFoundException>(() => Opener().OpenAsync(Url(container, "missing.csv"), InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, failure.ExitCode);
+        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
         Assert.Equal($"Loader:Input: blob '{Url(container, "missing.csv")}' does not exist.", failure.Message);
     }
 
@@ -70,9 +74,9 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
         var container = await fixture.CreateContainerAsync(_cancellation);
         await UploadAsync(container, "in/empty.csv", "");
 
-        var failure = await Assert.ThrowsAsync<LoadAbortedException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
+        var failure = await Assert.ThrowsAsync<InputNotFoundException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, failure.ExitCode);
+        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
         Assert.Contains("no blobs (with content) under", failure.Message, StringComparison.Ordinal);
     }
 
@@ -87,9 +91,9 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
 
         await UploadAsync(container, "in/4.csv", "x,y\n5,6\n");
         await UploadAsync(container, "in/3.csv", "a;b\n5;6\n");
-        var failure = await Assert.ThrowsAsync<LoadAbortedException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
+        var failure = await Assert.ThrowsAsync<InputMismatchException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, failure.ExitCode);
+        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
         var third = failure.Message.IndexOf("'in/3.csv' starts with 'a;b'", StringComparison.Ordinal);
         var fourth = failure.Message.IndexOf("'in/4.csv' starts with 'x,y'", StringComparison.Ordinal);
         Assert.True(third >= 0 && fourth > third, failure.Message);
@@ -104,9 +108,9 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
         var gzip = Infrastructure.Compressed.Bytes(InputCompression.Gzip, Encoding.UTF8.GetBytes("a,b\n3,4\n"));
         await fixture.UploadAsync(container, "in/2.csv.gz", BinaryData.FromBytes(gzip.AsMemory(0, gzip.Length / 2)), "application/gzip", _cancellation);
 
-        var failure = await Assert.ThrowsAsync<LoadAbortedException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
+        var failure = await Assert.ThrowsAsync<DamagedInputException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InputDamaged, failure.ExitCode);
+        Assert.Equal(ExitCodes.InputDamaged, ExitCodeOf(failure));
         Assert.Contains("in/2.csv.gz", failure.Message, StringComparison.Ordinal);
     }
 

@@ -49,7 +49,7 @@ public static class HtmlReport
 
     private static void Header(StringBuilder html, LoadReport report, string verb)
     {
-        var tone = report.ExitCode == ExitCodes.Success ? "ok" : "bad";
+        var tone = report.Completed ? "ok" : "bad";
         html.Append(s_invariant, $"<header><h1>{verb} <span class=\"outcome {tone}\" id=\"outcome\">{E(report.Outcome)}</span> <span class=\"exit\" id=\"exit-code\">exit code {report.ExitCode}</span></h1>");
         html.Append(s_invariant, $"<p class=\"what\">{E(report.Input)}{(report.InputBytes is { } bytes ? $" ({Bytes(bytes)})" : "")} → {E(report.Backend)} {E(report.Target)}</p>");
         if (report.Message is { } message)

@@ -2,9 +2,9 @@ using System.Globalization;
 using Azure;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
+using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
@@ -38,7 +38,7 @@ public sealed partial class PlanCommand(
         }
         catch (OutputNotWritableException exception)
         {
-            return new CommandResult(ExitCodes.Unavailable, $"Loader:Shards:State: cannot write '{load.Store.Display}': {exception.Message}. Nothing was planned.");
+            return new CommandResult(LoadOutcomeKind.Unavailable, $"Loader:Shards:State: cannot write '{load.Store.Display}': {exception.Message}. Nothing was planned.");
         }
 
         var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
@@ -69,7 +69,7 @@ public sealed partial class PlanCommand(
 
         if (LoadIdentity.Mismatch(manifest.InputIdentity, manifest.Settings, input, identity, "the load was planned") is { } mismatch)
         {
-            return new CommandResult(ExitCodes.InvalidConfiguration,
+            return new CommandResult(LoadOutcomeKind.InvalidConfiguration,
                 $"Loader:Shards:State '{load.Store.Display}' holds the plan of another load: {mismatch}. Give each load its own state folder, or delete this one to plan again.");
         }
 
@@ -86,7 +86,7 @@ public sealed partial class PlanCommand(
                 }
             }).ConfigureAwait(false);
 
-        return new CommandResult(ExitCodes.Success, Summary(manifest, load, plannedNow, enqueued));
+        return new CommandResult(LoadOutcomeKind.Completed, Summary(manifest, load, plannedNow, enqueued));
     }
 
     /// <summary>

@@ -1,5 +1,4 @@
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Options;
@@ -24,7 +23,7 @@ public sealed class StatusCommand(IOptions<LoaderOptions> options, ShardedLoadFa
         var manifest = await load.Store.ReadManifestAsync(cancellationToken).ConfigureAwait(false);
         if (manifest is null)
         {
-            return (new CommandResult(ExitCodes.InvalidConfiguration, $"No load is planned in {load.Store.Display}: run plan first."), null);
+            return (new CommandResult(LoadOutcomeKind.InvalidConfiguration, $"No load is planned in {load.Store.Display}: run plan first."), null);
         }
 
         var shards = new (ShardSpec Spec, StoredShardState Stored, LoadReport? Report)[manifest.Shards.Count];
@@ -53,9 +52,10 @@ public sealed class StatusCommand(IOptions<LoaderOptions> options, ShardedLoadFa
                 cancellationToken).ConfigureAwait(false);
         }
 
-        var exitCode = status.Shards.Poisoned > 0 || (status.Complete && !status.Reconciled) ? ExitCodes.RowsFailed
-            : !status.Complete ? ExitCodes.Stopped
-            : ExitCodes.Success;
-        return (new CommandResult(exitCode, StatusMerge.Format(status)), status);
+        // A load not yet complete reads as one stopped before the end of its input.
+        var outcome = status.Shards.Poisoned > 0 || (status.Complete && !status.Reconciled) ? LoadOutcomeKind.CompletedWithFailures
+            : !status.Complete ? LoadOutcomeKind.Stopped
+            : LoadOutcomeKind.Completed;
+        return (new CommandResult(outcome, StatusMerge.Format(status)), status);
     }
 }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using Loader.Worker.Hosting;
 using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Shards.Status;
@@ -73,7 +72,7 @@ internal static class StatusMerge
             {
                 problems.Add($"shard {spec.Id} is done but has no report");
             }
-            else if (report.Shard != spec.Id || report.ExitCode != ExitCodes.Success || !report.Reconciled)
+            else if (report.Shard != spec.Id || !report.Completed || !report.Reconciled)
             {
                 problems.Add($"shard {spec.Id}'s last report is {report.Outcome}, reconciled {report.Reconciled}");
             }

@@ -1,13 +1,9 @@
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
-using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.Logging;
-using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Shards.Work;
 
@@ -19,11 +15,10 @@ namespace Loader.Worker.Shards.Work;
 public sealed class ShardRun(
     IConfiguration configuration,
     IBackendAdapter backend,
-    InputOpener inputs,
+    LoadPipelineFactory pipelines,
     OutputFiles outputs,
-    OutputPreflight preflight,
     LoaderMetrics metrics,
-    ILoggerFactory loggerFactory,
+    ExitCodeOf exitCodeOf,
     TimeProvider timeProvider)
 {
     /// <summary>
@@ -31,15 +26,15 @@ public sealed class ShardRun(
     /// within <c>Loader:ShutdownGracePeriod</c>); <paramref name="abort"/> stops it at once (the lease was lost: another
     /// worker may have the shard).
     /// </summary>
-    public async Task<LoadReport> RunAsync(LoadManifest manifest, ShardSpec shard, ShardStateStore store, CancellationToken stopReading, CancellationToken abort)
+    public async Task<LoadResult> RunAsync(LoadManifest manifest, ShardSpec shard, ShardStateStore store, CancellationToken stopReading, CancellationToken abort)
     {
         var settings = SettingsOf(shard, store);
         using var cut = CancellationTokenSource.CreateLinkedTokenSource(abort);
         using var onStop = stopReading.Register(() => cut.CancelAfter(settings.ShutdownGracePeriod));
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(stopReading, abort);
-        var pipeline = new LoadPipeline(
-            Options.Create(settings), backend, inputs, outputs, preflight, new LoadStatistics(metrics, timeProvider), loggerFactory, timeProvider, shard: new ShardScope(manifest, shard));
-        var report = await pipeline.RunAsync(reading.Token, cut.Token).ConfigureAwait(false);
+        var pipeline = pipelines.Create(settings, backend, new LoadStatistics(metrics, timeProvider), shard: new ShardScope(manifest, shard));
+        var result = await pipeline.RunAsync(reading.Token, cut.Token).ConfigureAwait(false);
+        var report = result.Report;
         try
         {
             await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
@@ -49,15 +44,19 @@ public sealed class ShardRun(
         catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
         {
             // Status merges the shards' reports: a shard whose report is lost is not settled, however its rows went.
-            return report with
-            {
-                Outcome = "OutputFailed",
-                ExitCode = report.ExitCode == ExitCodes.Success ? ExitCodes.OutputFailed : report.ExitCode,
-                Message = $"the shard's report could not be written to {OutputFiles.Display(settings.ReportPath)}: {BackendErrors.Describe(exception)}",
-            };
+            var completed = result.Outcome.Kind == LoadOutcomeKind.Completed;
+            var message = $"the shard's report could not be written to {OutputFiles.Display(settings.ReportPath)}: {BackendErrors.Describe(exception)}";
+            return new LoadResult(
+                new LoadOutcome(completed ? LoadOutcomeKind.OutputFailed : result.Outcome.Kind, message),
+                report with
+                {
+                    Outcome = nameof(LoadOutcomeKind.OutputFailed),
+                    ExitCode = completed ? exitCodeOf(LoadOutcomeKind.OutputFailed) : report.ExitCode,
+                    Message = message,
+                });
         }
 
-        return report;
+        return result;
     }
 
     /// <summary>The load's settings with the shard's outputs in the state folder, bound as the host binds them.</summary>

@@ -1,7 +1,6 @@
 using System.Globalization;
 using Azure;
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
@@ -20,6 +19,7 @@ public sealed partial class ShardWorker(
     IOptions<LoaderOptions> options,
     ShardedLoadFactory loads,
     ShardRun run,
+    ExitCodeOf exitCodeOf,
     TimeProvider timeProvider,
     ILogger<ShardWorker> logger)
 {
@@ -33,12 +33,12 @@ public sealed partial class ShardWorker(
         var manifest = await load.Store.ReadManifestAsync(stopping).ConfigureAwait(false);
         if (manifest is null)
         {
-            return new CommandResult(ExitCodes.InvalidConfiguration, $"No load is planned in {load.Store.Display}: run plan with the same settings first.");
+            return new CommandResult(LoadOutcomeKind.InvalidConfiguration, $"No load is planned in {load.Store.Display}: run plan with the same settings first.");
         }
 
         if (Checkpoints.LoadIdentity.Mismatch(manifest.InputIdentity, manifest.Settings, manifest.InputIdentity, ShardedLoad.Identity(settings), "the load was planned") is { } mismatch)
         {
-            return new CommandResult(ExitCodes.InvalidConfiguration, $"The load planned in {load.Store.Display} is not this one: {mismatch}.");
+            return new CommandResult(LoadOutcomeKind.InvalidConfiguration, $"The load planned in {load.Store.Display} is not this one: {mismatch}.");
         }
 
         LogStarting(_worker, manifest.LoadId, manifest.Shards.Count, load.Queue.Display);
@@ -152,11 +152,11 @@ public sealed partial class ShardWorker(
         var what = spec.Describe();
         LogShardStarting(spec.Id, what, state.Attempts, message.DequeueCount);
 
-        LoadReport? report = null;
+        LoadResult? result = null;
         Exception? crash = null;
         try
         {
-            report = await run.RunAsync(manifest, spec, load.Store, stopping, hold.Lost).ConfigureAwait(false);
+            result = await run.RunAsync(manifest, spec, load.Store, stopping, hold.Lost).ConfigureAwait(false);
         }
         catch (Exception exception) when (!hold.Lost.IsCancellationRequested)
         {
@@ -174,14 +174,15 @@ public sealed partial class ShardWorker(
             return ShardResult.TakenOver;
         }
 
-        if (report is null)
+        if (result is null)
         {
             LogShardCrashed(spec.Id, crash!);
-            return await FailedAsync(load, spec, state, message, hold, "Failed", ExitCodes.InternalError, BackendErrors.Describe(crash!)).ConfigureAwait(false);
+            return await FailedAsync(load, spec, state, message, hold, LoadOutcome.FailedName, exitCodeOf(LoadOutcomeKind.UnexpectedError), BackendErrors.Describe(crash!)).ConfigureAwait(false);
         }
 
+        var report = result.Report;
         await hold.StopRenewingAsync().ConfigureAwait(false);
-        if (report.ExitCode == ExitCodes.Success)
+        if (result.Outcome.Kind == LoadOutcomeKind.Completed)
         {
             var finished = timeProvider.GetUtcNow();
             await load.Store.WriteStateAsync(
@@ -193,7 +194,7 @@ public sealed partial class ShardWorker(
             return ShardResult.Done(report);
         }
 
-        if (report.ExitCode == ExitCodes.Stopped && stopping.IsCancellationRequested)
+        if (result.Outcome.Kind == LoadOutcomeKind.Stopped && stopping.IsCancellationRequested)
         {
             return await StoppedAsync(load, spec, state, message, hold, report).ConfigureAwait(false);
         }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using Loader.Worker.Hosting;
 using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Shards.Work;
@@ -54,7 +53,7 @@ internal sealed class WorkTally(TimeProvider timeProvider)
         text.Append(c, $"{Count(ShardResultKind.Poisoned)} poisoned, {Count(ShardResultKind.Stopped)} stopped, {Count(ShardResultKind.TakenOver)} taken over; ");
         text.Append(c, $"{_rowsWritten:N0} rows written in {seconds:N1} s ({(seconds > 0 ? _rowsWritten / seconds : 0):N0} rows/s). ");
         text.Append(stopped ? "Stopped on request: shards in progress are back in the queue." : "The queue is empty: run status for the whole load.");
-        var exitCode = stopped ? ExitCodes.Stopped : Count(ShardResultKind.Poisoned) > 0 ? ExitCodes.RowsFailed : ExitCodes.Success;
-        return new CommandResult(exitCode, text.ToString());
+        var outcome = stopped ? LoadOutcomeKind.Stopped : Count(ShardResultKind.Poisoned) > 0 ? LoadOutcomeKind.CompletedWithFailures : LoadOutcomeKind.Completed;
+        return new CommandResult(outcome, text.ToString());
     }
 }

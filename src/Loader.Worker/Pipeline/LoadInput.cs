@@ -1,0 +1,71 @@
+using System.Globalization;
+using Loader.Abstractions;
+using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
+using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Mapping;
+
+namespace Loader.Worker.Pipeline;
+
+/// <summary>
+/// The input of one load: found where <c>Loader:Input</c> says (narrowed to a shard's share of it), opened, and its
+/// header read and fitted to the key templates and column types. Each failure is said as what happened.
+/// </summary>
+/// <param name="opener">Finds and opens what <c>Loader:Input</c> names.</param>
+/// <param name="settings">The load's settings.</param>
+/// <param name="backend">Where the entities go, for its rules on keys and properties.</param>
+/// <param name="narrow">Narrows the input to a shard's share; null for a load of the whole input.</param>
+internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBackendAdapter backend, Func<InputSource, InputSource>? narrow = null)
+{
+    /// <exception cref="InputNotFoundException">The setting names no input.</exception>
+    /// <exception cref="InputUnavailableException">The input could not be read.</exception>
+    /// <exception cref="InputMismatchException">Its parts' headers differ, or it is not what a shard's plan cut.</exception>
+    /// <exception cref="DamagedInputException">A compressed part is damaged where its header should be.</exception>
+    public async Task<InputSource> FindAsync(CancellationToken cancellationToken)
+    {
+        var source = await opener.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
+        return narrow?.Invoke(source) ?? source;
+    }
+
+    /// <summary>A reader of <paramref name="input"/>, its header read.</summary>
+    /// <exception cref="CsvHeaderException">The header cannot be used.</exception>
+    /// <exception cref="DamagedInputException">The input is damaged before its header ends.</exception>
+    public CsvRecordReader OpenReader(Stream input)
+    {
+        try
+        {
+            return CsvRecordReader.Open(input, settings.Csv);
+        }
+        catch (CsvHeaderException exception)
+        {
+            throw new CsvHeaderException($"Input header: {exception.Message}", exception);
+        }
+        catch (DamagedInputException exception)
+        {
+            throw new DamagedInputException(exception.Part, exception.Offset, $"Input: {exception.Message}", exception);
+        }
+    }
+
+    /// <summary>Makes a mapper per mapping thread, each turning records into entities by <paramref name="plan"/>, values read in <c>Loader:Csv:Culture</c>.</summary>
+    public Func<EntityMapper> Mappers(MappingPlan plan)
+    {
+        var culture = string.IsNullOrWhiteSpace(settings.Csv.Culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(settings.Csv.Culture);
+        var converter = new ColumnConverter(culture, settings.Csv.AllowGroupSeparators);
+        return () => new EntityMapper(plan, backend, converter);
+    }
+
+    /// <summary>How each record of an input with <paramref name="header"/> becomes an entity.</summary>
+    /// <exception cref="CsvHeaderException">The header does not fit the settings; the message names each column or setting at fault.</exception>
+    public MappingPlan Fit(IReadOnlyList<string> header)
+    {
+        try
+        {
+            return MappingPlan.Create(header, KeyTemplate.Parse(settings.PartitionKey), KeyTemplate.Parse(settings.RowKey), settings.Columns, backend);
+        }
+        catch (CsvHeaderException exception)
+        {
+            throw new CsvHeaderException($"The input's header does not fit the settings:{Environment.NewLine}{exception.Message}", exception);
+        }
+    }
+}

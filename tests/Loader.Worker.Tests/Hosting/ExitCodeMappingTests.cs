@@ -1,0 +1,34 @@
+using System.Reflection;
+using Loader.Worker.Hosting;
+using Loader.Worker.Reporting;
+
+namespace Loader.Worker.Tests.Hosting;
+
+/// <summary>The one place outcomes become exit codes: the numbers the README documents and scripts depend on.</summary>
+public sealed class ExitCodeMappingTests
+{
+    [Theory]
+    [InlineData(LoadOutcomeKind.Completed, 0)]
+    [InlineData(LoadOutcomeKind.CompletedWithFailures, 1)]
+    [InlineData(LoadOutcomeKind.InvalidConfiguration, 2)]
+    [InlineData(LoadOutcomeKind.Unavailable, 3)]
+    [InlineData(LoadOutcomeKind.RejectLimitExceeded, 4)]
+    [InlineData(LoadOutcomeKind.Stopped, 5)]
+    [InlineData(LoadOutcomeKind.CheckpointLost, 6)]
+    [InlineData(LoadOutcomeKind.OutputFailed, 6)]
+    [InlineData(LoadOutcomeKind.InputDamaged, 7)]
+    [InlineData(LoadOutcomeKind.UnexpectedError, 10)]
+    public void Each_outcome_exits_with_its_documented_code(LoadOutcomeKind outcome, int exitCode)
+    {
+        Assert.Equal(exitCode, ExitCodes.Of(outcome));
+    }
+
+    [Fact]
+    public void Every_exit_code_the_help_lists_is_what_some_outcome_exits_with()
+    {
+        var listed = typeof(ExitCodes).GetFields(BindingFlags.Public | BindingFlags.Static).Select(field => (int)field.GetValue(null)!).Order();
+        var reached = Enum.GetValues<LoadOutcomeKind>().Select(ExitCodes.Of).Distinct().Order();
+
+        Assert.Equal(listed, reached);
+    }
+}
