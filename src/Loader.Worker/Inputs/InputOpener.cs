@@ -66,6 +66,11 @@ public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOp
         {
             return new InputSource(path, [new LocalFilePart(path, new FileInfo(path).Length) { Compression = CompressionChoice.For(compression, path) }]);
         }
+        catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
+        {
+            // Said here, not by the options' validation: whether a file is there is the file system's answer at open.
+            throw new InputNotFoundException($"Loader:Input '{path}' does not exist.", exception);
+        }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
         {
             throw new InputUnavailableException($"Loader:Input: cannot open '{path}': {exception.Message}", exception);

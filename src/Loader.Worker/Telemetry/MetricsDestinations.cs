@@ -39,7 +39,7 @@ internal sealed record MetricsDestinations(Uri? OtlpEndpoint, OtlpExportProtocol
             return new MetricsDestinations(otlp, protocol, null, false);
         }
 
-        // A setting that is no connection string fails the start (LoaderOptionsValidator); the variable is only ignored.
+        // A setting that is no connection string fails the start (TelemetryOptionsValidator); the variable is only ignored.
         var usable = ApplicationInsightsConnectionString.IngestionEndpoint(connectionString) is not null;
         return new MetricsDestinations(otlp, protocol, usable ? connectionString : null, !usable && string.IsNullOrWhiteSpace(setting));
     }

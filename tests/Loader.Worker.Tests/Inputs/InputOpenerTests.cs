@@ -27,18 +27,6 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
     private async Task UploadAsync(string container, string name, string text) =>
         await fixture.UploadAsync(container, name, BinaryData.FromString(text), "text/csv", _cancellation);
 
-    [Fact]
-    public async Task A_missing_file_is_exit_3_naming_the_setting_and_the_path()
-    {
-        var path = Path.Combine(_folder, "nowhere.csv");
-
-        var failure = await Assert.ThrowsAsync<InputUnavailableException>(() => Opener().OpenAsync(path, InputCompression.Auto, _cancellation));
-
-        Assert.Equal(ExitCodes.Unavailable, ExitCodeOf(failure));
-        Assert.StartsWith("Loader:Input: cannot open", failure.Message, StringComparison.Ordinal);
-        Assert.Contains(path, failure.Message, StringComparison.Ordinal);
-    }
-
     [Theory]
     [InlineData("export.csv.gz", InputCompression.Auto, InputCompression.Gzip)]
     [InlineData("EXPORT.CSV.ZST", InputCompression.Auto, InputCompression.Zstd)]
@@ -55,6 +43,17 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
         var part = Assert.Single(source.Parts);
         Assert.Equal(expected, part.Compression);
         Assert.Equal(new FileInfo(path).Length, part.Length);
+    }
+
+    [Fact]
+    public async Task A_file_that_does_not_exist_is_exit_2_naming_the_setting_and_the_path()
+    {
+        var path = Path.Combine(_folder, "missing", "export.csv");
+
+        var failure = await Assert.ThrowsAsync<InputNotFoundException>(() => Opener().OpenAsync(path, InputCompression.Auto, _cancellation));
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
+        Assert.Equal($"Loader:Input '{path}' does not exist.", failure.Message);
     }
 
     [Fact]

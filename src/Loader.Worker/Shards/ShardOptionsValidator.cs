@@ -1,17 +1,20 @@
 using System.Globalization;
+using Loader.Abstractions;
 using Loader.Worker.Configuration;
+using Microsoft.Extensions.Options;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Storage.Queues;
 
 namespace Loader.Worker.Shards;
 
-/// <summary>Checks <c>Loader:Shards</c> for the verbs of a sharded load; every message names the setting.</summary>
-internal static class ShardSettingsValidator
+/// <summary>Checks <c>Loader:Shards</c> for <paramref name="command"/>, a verb of a sharded load; every message names the setting and the verb.</summary>
+public sealed class ShardOptionsValidator(LoaderCommand command) : IValidateOptions<ShardOptions>
 {
-    public static void Validate(LoaderOptions options, List<string> failures)
+    public ValidateOptionsResult Validate(string? name, ShardOptions options)
     {
-        var shards = options.Shards;
-        var verb = options.Command.ToString().ToLowerInvariant();
+        var failures = new SettingFailures();
+        var shards = options;
+        var verb = command.ToString().ToLowerInvariant();
         if (string.IsNullOrWhiteSpace(shards.State))
         {
             failures.Add($"Loader:Shards:State is required by {verb}: the blob folder of the load's manifest and shard state, e.g. https://<account>.blob.core.windows.net/loader-state/flights-2026-11/.");
@@ -47,17 +50,10 @@ internal static class ShardSettingsValidator
         Check(failures, shards.RetryDelay >= TimeSpan.Zero && shards.RetryDelay <= TimeSpan.FromDays(7), $"Loader:Shards:RetryDelay must be between 0 and 7 days, was {shards.RetryDelay}.");
         Check(failures, shards.PollInterval > TimeSpan.Zero, $"Loader:Shards:PollInterval must be a positive duration such as 00:00:05, was {shards.PollInterval}.");
 
-        // Each shard keeps its own checkpoint and rejects in the state folder; one path for all would mix them.
-        foreach (var (key, value) in new[] { ("Loader:CheckpointPath", options.CheckpointPath), ("Loader:RejectsPath", options.RejectsPath) })
-        {
-            Check(failures, string.IsNullOrWhiteSpace(value), $"{key} is not used by {verb}: each shard keeps its own under Loader:Shards:State (shards/<id>/); leave it empty.");
-        }
-
-        Check(failures, !options.DryRun, $"Loader:DryRun is a single load's; {verb} cannot dry-run.");
-        Check(failures, !options.Check, $"Loader:Check (--check) checks a single load; run it without {verb}.");
+        return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
     }
 
-    private static void Check(List<string> failures, bool condition, FormattableString message)
+    private static void Check(SettingFailures failures, bool condition, FormattableString message)
     {
         if (!condition)
         {

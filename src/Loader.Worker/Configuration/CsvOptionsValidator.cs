@@ -1,0 +1,43 @@
+using System.Globalization;
+using Loader.Abstractions;
+using Loader.Worker.Csv;
+using Microsoft.Extensions.Options;
+
+namespace Loader.Worker.Configuration;
+
+/// <summary>Checks <c>Loader:Csv</c>: a delimiter the reader can split on, limits in range, a culture that exists.</summary>
+public sealed class CsvOptionsValidator : IValidateOptions<CsvOptions>
+{
+    public ValidateOptionsResult Validate(string? name, CsvOptions options)
+    {
+        var failures = new SettingFailures();
+        try
+        {
+            if (CsvRecordReader.Separator(options.Delimiter) is '"' or '\r' or '\n')
+            {
+                failures.Add("Loader:Csv:Delimiter cannot be a quote or a line break.");
+            }
+        }
+        catch (FormatException exception)
+        {
+            failures.Add($"Loader:Csv:Delimiter {exception.Message}");
+        }
+
+        failures.Defined("Loader:Csv:Compression", options.Compression);
+        failures.Range("Loader:Csv:MaxLinesInQuotes", options.MaxLinesInQuotes, 1, 1_000_000);
+        failures.Range("Loader:Csv:MaxRecordBytes", options.MaxRecordBytes, 4096, 256 * 1024 * 1024);
+        if (!string.IsNullOrWhiteSpace(options.Culture))
+        {
+            try
+            {
+                _ = CultureInfo.GetCultureInfo(options.Culture, predefinedOnly: true);
+            }
+            catch (CultureNotFoundException)
+            {
+                failures.Add($"Loader:Csv:Culture '{options.Culture}' is not a known culture name (for example en-US, de-DE; empty for invariant).");
+            }
+        }
+
+        return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
+    }
+}

@@ -1,0 +1,62 @@
+using Loader.Worker.Configuration;
+
+namespace Loader.Worker.Tests.Configuration;
+
+/// <summary>The validators of the sections that live in Configuration/, each on its own, and the root gathering them.</summary>
+public sealed class SectionValidatorTests
+{
+    [Fact]
+    public void Default_csv_and_retry_settings_pass()
+    {
+        Assert.True(new CsvOptionsValidator().Validate(null, new CsvOptions()).Succeeded);
+        Assert.True(new RetryOptionsValidator().Validate(null, new RetryOptions()).Succeeded);
+    }
+
+    [Fact]
+    public void A_bad_csv_section_is_named_by_its_full_keys()
+    {
+        var result = new CsvOptionsValidator().Validate(null, new CsvOptions { Delimiter = "\"", MaxLinesInQuotes = 0, Culture = "xx-NOWHERE", Compression = (InputCompression)42 });
+
+        Assert.Equal(
+            [
+                "Loader:Csv:Delimiter cannot be a quote or a line break.",
+                "Loader:Csv:Compression '42' is not one of " + string.Join(", ", Enum.GetNames<InputCompression>()) + ".",
+                "Loader:Csv:MaxLinesInQuotes must be between 1 and 1000000, was 0.",
+                "Loader:Csv:Culture 'xx-NOWHERE' is not a known culture name (for example en-US, de-DE; empty for invariant).",
+            ],
+            result.Failures!);
+    }
+
+    [Fact]
+    public void A_bad_retry_section_is_named_by_its_full_keys()
+    {
+        var result = new RetryOptionsValidator().Validate(null, new RetryOptions { MaxAttempts = -1, AttemptTimeout = TimeSpan.Zero });
+
+        Assert.Equal(["Loader:Retry:MaxAttempts must be between 0 and 1000, was -1.", "Loader:Retry:AttemptTimeout must be a positive duration such as 00:00:05, was 00:00:00."], result.Failures!);
+    }
+
+    [Fact]
+    public void The_root_lists_what_every_section_found_in_one_result()
+    {
+        var options = new LoaderOptions { Input = "in.csv", PartitionKey = "{pk}", RowKey = "{rk}", Retry = new RetryOptions { MaxAttempts = 5000 } };
+        options.Csv.MaxRecordBytes = 1;
+        options.Tables.Table = "1bad";
+
+        var result = new LoaderOptionsValidator().Validate(null, options);
+
+        Assert.True(result.Failed);
+        Assert.Contains("Loader:Csv:MaxRecordBytes must be between 4096 and 268435456, was 1.", result.Failures!);
+        Assert.Contains("Loader:Retry:MaxAttempts must be between 0 and 1000, was 5000.", result.Failures!);
+        Assert.Contains(result.Failures!, failure => failure.StartsWith("Loader:Tables:Table '1bad' is not a valid table name", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Validation_reads_no_file_system_an_input_path_that_is_not_there_passes_until_it_is_opened()
+    {
+        var options = new LoaderOptions { Input = Path.Combine(Path.GetTempPath(), $"no-such-{Guid.NewGuid():N}.csv"), PartitionKey = "{pk}", RowKey = "{rk}" };
+        options.Tables.Table = "flights";
+        options.Tables.ConnectionString = "UseDevelopmentStorage=true";
+
+        Assert.True(new LoaderOptionsValidator().Validate(null, options).Succeeded);
+    }
+}
