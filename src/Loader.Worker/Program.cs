@@ -1,4 +1,5 @@
 using Loader.Worker.Hosting;
+using Loader.Worker.Reporting;
 using Microsoft.Extensions.Hosting;
 
 switch (LoaderSwitches.Parse(args).Kind)

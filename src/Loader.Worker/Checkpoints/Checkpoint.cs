@@ -1,3 +1,5 @@
+using Loader.Worker.Inputs;
+
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>
@@ -40,9 +42,6 @@ public sealed record Checkpoint
     /// <summary>The settings that decide what is written where, by key.</summary>
     public required IReadOnlyDictionary<string, string> Settings { get; init; }
 }
-
-/// <summary>What identifies an input without reading it whole: its name, size and a fingerprint (see <see cref="Inputs.InputSource.Identify"/>).</summary>
-public sealed record InputIdentity(string Name, long Length, string Fingerprint);
 
 /// <summary>
 /// Where a load found its input damaged (a compressed part cut short or corrupt) and stopped.

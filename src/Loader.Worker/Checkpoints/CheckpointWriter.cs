@@ -1,3 +1,4 @@
+using Loader.Worker.Backends;
 using Loader.Worker.Outputs;
 using Microsoft.Extensions.Logging;
 using Polly;
@@ -77,7 +78,7 @@ public sealed partial class CheckpointWriter(
         }
         catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
         {
-            Volatile.Write(ref _lastFailure, Pipeline.BackendErrors.Describe(exception));
+            Volatile.Write(ref _lastFailure, BackendErrors.Describe(exception));
             LogNotWritten(LastFailure!);
             return false;
         }

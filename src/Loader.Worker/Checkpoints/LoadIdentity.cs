@@ -1,48 +1,13 @@
-using Loader.Worker.Backends.Cosmos;
-using Loader.Worker.Configuration;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>
-/// What a checkpoint is tied to: the input (<see cref="Inputs.InputSource.Identify"/>) and the settings that decide
-/// what is written where. Never a secret: endpoints, not connection strings.
+/// What a checkpoint is tied to: the input (<see cref="InputSource.Identify"/>) and the settings that decide what is
+/// written where (<see cref="Configuration.IdentifyingSettings"/>).
 /// </summary>
 public static class LoadIdentity
 {
-    public static IReadOnlyDictionary<string, string> OfSettings(LoaderOptions options)
-    {
-        var settings = new SortedDictionary<string, string>(StringComparer.Ordinal)
-        {
-            ["Loader:Backend"] = options.Backend.ToString(),
-            ["Loader:PartitionKey"] = options.PartitionKey,
-            ["Loader:RowKey"] = options.RowKey,
-            ["Loader:WriteMode"] = options.WriteMode.ToString(),
-            ["Loader:Csv:Delimiter"] = options.Csv.Delimiter,
-            ["Loader:Csv:Culture"] = options.Csv.Culture,
-        };
-        foreach (var (column, type) in options.Columns)
-        {
-            settings[$"Loader:Columns:{column}"] = type.ToString();
-        }
-
-        if (options.Backend == BackendKind.Tables)
-        {
-            settings["Loader:Tables:Endpoint"] = options.Tables.ServiceEndpoint().AbsoluteUri;
-            settings["Loader:Tables:Table"] = options.Tables.Table;
-        }
-        else
-        {
-            settings["Loader:Cosmos:Endpoint"] = string.IsNullOrWhiteSpace(options.Cosmos.Endpoint)
-                ? CosmosConnectionString.Endpoint(options.Cosmos.ConnectionString!).AbsoluteUri
-                : options.Cosmos.Endpoint;
-            settings["Loader:Cosmos:Database"] = options.Cosmos.Database;
-            settings["Loader:Cosmos:Container"] = options.Cosmos.Container;
-            settings["Loader:Cosmos:PartitionKeyPath"] = options.Cosmos.PartitionKeyPath;
-        }
-
-        return settings;
-    }
-
     /// <summary>Why a checkpoint does not belong to this load, naming what differs; null when it does.</summary>
     public static string? Mismatch(Checkpoint checkpoint, InputIdentity input, IReadOnlyDictionary<string, string> settings) =>
         Mismatch(checkpoint.Input, checkpoint.Settings, input, settings, "the checkpoint was written");

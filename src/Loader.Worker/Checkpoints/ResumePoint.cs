@@ -1,3 +1,5 @@
+using Loader.Worker.Inputs;
+
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>Where this run starts: after the records an earlier run settled (none for a fresh load), and what it is tied to.</summary>

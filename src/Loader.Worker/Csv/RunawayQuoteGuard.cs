@@ -24,7 +24,7 @@ namespace Loader.Worker.Csv;
 /// Written here because CsvHelper bounds only a record's size (and then stops reading) or forbids line breaks in quotes
 /// altogether; DuckDB's CSV reader, which recovers this way, is not a .NET library.
 /// </remarks>
-internal sealed class RunawayQuoteGuard : Inputs.ForwardReadStream
+internal sealed class RunawayQuoteGuard : ForwardReadStream
 {
     private const byte Quote = (byte)'"';
     private const byte CarriageReturn = (byte)'\r';

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;

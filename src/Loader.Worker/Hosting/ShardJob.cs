@@ -1,5 +1,6 @@
 using Azure;
 using Azure.Identity;
+using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;

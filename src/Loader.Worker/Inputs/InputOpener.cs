@@ -1,5 +1,6 @@
 using Azure;
 using Azure.Storage.Blobs;
+using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Pipeline;

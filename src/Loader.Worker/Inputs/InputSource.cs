@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using System.Text;
-using Loader.Worker.Checkpoints;
 
 namespace Loader.Worker.Inputs;
 

@@ -1,3 +1,5 @@
+using Loader.Worker.Csv;
+
 namespace Loader.Worker.Inputs;
 
 /// <summary>

@@ -16,7 +16,7 @@ public sealed partial class OutputPreflight(OutputFiles outputs, ILogger<OutputP
         (string, string?)[] all =
         [
             ("Loader:ReportPath", settings.ReportPath),
-            ("Loader:HtmlReportPath", Reporting.Html.HtmlReportLocation.Setting(settings)),
+            ("Loader:HtmlReportPath", HtmlReportLocation.Setting(settings)),
             ("Loader:RejectsPath", settings.RejectsPath),
             ("Loader:CheckpointPath", settings.DryRun ? null : settings.CheckpointPath),
         ];

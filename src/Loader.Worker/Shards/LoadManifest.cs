@@ -1,4 +1,4 @@
-using Loader.Worker.Checkpoints;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Shards;
 

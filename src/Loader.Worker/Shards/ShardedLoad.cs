@@ -1,5 +1,4 @@
 using System.Globalization;
-using Loader.Worker.Checkpoints;
 using Loader.Worker.Configuration;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Storage.Queues;
@@ -30,7 +29,7 @@ public sealed class ShardedLoad
         {
             ["Loader:Shards:By"] = settings.Shards.By.ToString(),
         };
-        foreach (var (key, value) in LoadIdentity.OfSettings(settings))
+        foreach (var (key, value) in IdentifyingSettings.Of(settings))
         {
             identity[key] = value;
         }

@@ -1,5 +1,4 @@
 using Loader.Abstractions;
-using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;

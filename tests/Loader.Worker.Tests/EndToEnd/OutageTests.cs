@@ -1,6 +1,5 @@
 using System.Globalization;
 using Loader.Abstractions;
-using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;

@@ -1,6 +1,7 @@
 using System.Reflection;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Configuration;
 

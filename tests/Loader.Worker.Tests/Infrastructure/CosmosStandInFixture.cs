@@ -1,7 +1,7 @@
 using System.Text.Json;
 using Loader.CosmosStandIn;
-using Loader.Worker.Backends;
 using Loader.Worker.Backends.Cosmos;
+using Loader.Worker.Hosting;
 using Microsoft.Azure.Cosmos;
 
 namespace Loader.Worker.Tests.Infrastructure;

@@ -61,7 +61,7 @@ internal static class TableOutcomes
     {
         Status = BatchStatus.Transient,
         Latency = latency,
-        Error = Dispatch.Resilience.NoAnswer.Describe(exception),
+        Error = Backends.NoAnswer.Describe(exception),
     };
 
     /// <summary>429 (Cosmos DB for Table), 503 Server Busy and 500 Operation Timeout (Azure Storage).</summary>

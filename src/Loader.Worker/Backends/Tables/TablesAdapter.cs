@@ -1,7 +1,6 @@
 using Azure;
 using Azure.Data.Tables;
 using Loader.Abstractions;
-using Loader.Worker.Dispatch.Resilience;
 
 namespace Loader.Worker.Backends.Tables;
 

@@ -1,5 +1,6 @@
 using Azure;
 using Azure.Storage.Blobs.Specialized;
+using Loader.Worker.Backends;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Shards.Work;
@@ -104,7 +105,7 @@ public sealed partial class ShardHold : IAsyncDisposable
         {
             // Unanswered: the lease holds until it runs out; the next tick tries again.
             var left = duration - _timeProvider.GetElapsedTime(Interlocked.Read(ref _renewedAt));
-            LogRenewFailed(Pipeline.BackendErrors.Describe(exception), left.TotalSeconds);
+            LogRenewFailed(BackendErrors.Describe(exception), left.TotalSeconds);
             if (left > TimeSpan.Zero)
             {
                 return true;
@@ -135,7 +136,7 @@ public sealed partial class ShardHold : IAsyncDisposable
         }
         catch (Exception exception) when (exception is RequestFailedException or AggregateException or HttpRequestException)
         {
-            LogExtendFailed(Pipeline.BackendErrors.Describe(exception));
+            LogExtendFailed(BackendErrors.Describe(exception));
         }
     }
 

@@ -1,4 +1,5 @@
 using Loader.Abstractions;
+using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;

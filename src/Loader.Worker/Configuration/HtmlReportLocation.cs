@@ -1,6 +1,4 @@
-using Loader.Worker.Configuration;
-
-namespace Loader.Worker.Reporting.Html;
+namespace Loader.Worker.Configuration;
 
 /// <summary>Where the HTML report goes: <c>Loader:HtmlReportPath</c>, else beside the JSON report with its name and <c>.html</c>, else nowhere.</summary>
 public static class HtmlReportLocation

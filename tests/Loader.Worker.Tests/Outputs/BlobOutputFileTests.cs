@@ -2,8 +2,9 @@ using Azure;
 using Loader.Worker.Outputs;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Tests.Infrastructure;
+using Loader.Worker.Tests.Storage.Blobs;
 
-namespace Loader.Worker.Tests.Storage.Blobs;
+namespace Loader.Worker.Tests.Outputs;
 
 /// <summary>Outputs kept in blobs (report, rejects, checkpoint), through the factory the loader uses, against a real Azurite Blob service.</summary>
 public sealed class BlobOutputFileTests(BlobAzuriteFixture fixture) : IClassFixture<BlobAzuriteFixture>

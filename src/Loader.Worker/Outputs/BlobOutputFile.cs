@@ -3,9 +3,9 @@ using Azure.Storage.Blobs;
 using Azure.Identity;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
-using Loader.Worker.Outputs;
+using Loader.Worker.Storage.Blobs;
 
-namespace Loader.Worker.Storage.Blobs;
+namespace Loader.Worker.Outputs;
 
 /// <summary>An output kept in a blob (a Container Apps job keeps nothing on its own disk): Put Blob replaces it whole.</summary>
 public sealed class BlobOutputFile(BlobClient blob, BlobAddress address) : OutputFile

@@ -1,6 +1,6 @@
 using Azure;
 
-namespace Loader.Worker.Pipeline;
+namespace Loader.Worker.Backends;
 
 /// <summary>Turns an exception from a service call into one line a user can act on, without stack traces or secrets.</summary>
 internal static class BackendErrors

@@ -1,8 +1,8 @@
 using Azure.Storage.Blobs;
 using Loader.Worker.Configuration;
-using Loader.Worker.Inputs;
+using Loader.Worker.Storage.Blobs;
 
-namespace Loader.Worker.Storage.Blobs;
+namespace Loader.Worker.Inputs;
 
 /// <summary>A blob as part of an input: read in ranged blocks, pinned to the version it had when the load began.</summary>
 public sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(Blob.Name, Blob.Length)

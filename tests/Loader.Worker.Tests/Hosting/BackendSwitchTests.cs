@@ -1,11 +1,11 @@
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;
 
-namespace Loader.Worker.Tests.Backends;
+namespace Loader.Worker.Tests.Hosting;
 
 /// <summary>
 /// <c>Loader:Backend</c> decides the adapter through configuration alone: the real host, nothing injected, so the
-/// settings' binding, <see cref="Loader.Worker.Backends.BackendFactory"/> and its dry-run wrapper all run. A dry run
+/// settings' binding, <see cref="BackendFactory"/> and its dry-run wrapper all run. A dry run
 /// sends nothing, so no service is needed; which adapter was built shows in whose rules refused which row — one
 /// row only Table Storage refuses, one only Cosmos DB does — not only in the name the report prints.
 /// </summary>

@@ -2,7 +2,7 @@ using System.Net.Sockets;
 using System.Security.Authentication;
 using Azure;
 
-namespace Loader.Worker.Dispatch.Resilience;
+namespace Loader.Worker.Backends;
 
 /// <summary>
 /// Tells a request that ended without an answer from the service — a network timeout inside the client, a connection

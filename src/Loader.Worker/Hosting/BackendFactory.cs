@@ -5,7 +5,7 @@ using Loader.Worker.Backends.DryRun;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Configuration;
 
-namespace Loader.Worker.Backends;
+namespace Loader.Worker.Hosting;
 
 /// <summary>Creates the adapter the settings ask for; a dry run wraps it so its rules apply but nothing is sent.</summary>
 public static class BackendFactory

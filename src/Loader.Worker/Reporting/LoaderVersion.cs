@@ -1,8 +1,8 @@
 using System.Reflection;
 
-namespace Loader.Worker.Hosting;
+namespace Loader.Worker.Reporting;
 
-/// <summary>The loader's version as <c>--version</c> prints it: the assembly's informational version (with the commit it was built from, when the build knew it).</summary>
+/// <summary>The loader's version as <c>--version</c> prints it and the HTML report names it: the assembly's informational version (with the commit it was built from, when the build knew it).</summary>
 public static class LoaderVersion
 {
     public static string Informational { get; } =

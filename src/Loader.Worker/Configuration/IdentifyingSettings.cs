@@ -1,0 +1,44 @@
+using Loader.Worker.Backends.Cosmos;
+
+namespace Loader.Worker.Configuration;
+
+/// <summary>
+/// The settings that decide what a load writes where, by key: a checkpoint and a sharded load's manifest record them,
+/// and a checkpoint or a plan made under other values is not used. Never a secret: endpoints, not connection strings.
+/// </summary>
+public static class IdentifyingSettings
+{
+    public static IReadOnlyDictionary<string, string> Of(LoaderOptions options)
+    {
+        var settings = new SortedDictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["Loader:Backend"] = options.Backend.ToString(),
+            ["Loader:PartitionKey"] = options.PartitionKey,
+            ["Loader:RowKey"] = options.RowKey,
+            ["Loader:WriteMode"] = options.WriteMode.ToString(),
+            ["Loader:Csv:Delimiter"] = options.Csv.Delimiter,
+            ["Loader:Csv:Culture"] = options.Csv.Culture,
+        };
+        foreach (var (column, type) in options.Columns)
+        {
+            settings[$"Loader:Columns:{column}"] = type.ToString();
+        }
+
+        if (options.Backend == BackendKind.Tables)
+        {
+            settings["Loader:Tables:Endpoint"] = options.Tables.ServiceEndpoint().AbsoluteUri;
+            settings["Loader:Tables:Table"] = options.Tables.Table;
+        }
+        else
+        {
+            settings["Loader:Cosmos:Endpoint"] = string.IsNullOrWhiteSpace(options.Cosmos.Endpoint)
+                ? CosmosConnectionString.Endpoint(options.Cosmos.ConnectionString!).AbsoluteUri
+                : options.Cosmos.Endpoint;
+            settings["Loader:Cosmos:Database"] = options.Cosmos.Database;
+            settings["Loader:Cosmos:Container"] = options.Cosmos.Container;
+            settings["Loader:Cosmos:PartitionKeyPath"] = options.Cosmos.PartitionKeyPath;
+        }
+
+        return settings;
+    }
+}
