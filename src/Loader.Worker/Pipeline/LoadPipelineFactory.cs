@@ -6,7 +6,6 @@ using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Reporting.Terminal;
-using Loader.Worker.Shards;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Pipeline;
@@ -30,7 +29,7 @@ public sealed class LoadPipelineFactory(
     /// <param name="statistics">Where it counts; the run's own.</param>
     /// <param name="terminal">Draws a progress bar on an interactive terminal; null for none.</param>
     /// <param name="shard">Narrows the load to one shard of a sharded load; null for the whole input.</param>
-    public LoadPipeline Create(LoaderOptions settings, IBackendAdapter backend, LoadStatistics statistics, TerminalProgress? terminal = null, ShardScope? shard = null)
+    public LoadPipeline Create(LoaderOptions settings, IBackendAdapter backend, LoadStatistics statistics, TerminalProgress? terminal = null, IShardScope? shard = null)
     {
         var keyShard = shard?.Buckets is not null;
         var parts = new LoadPipelineParts(
@@ -40,7 +39,7 @@ public sealed class LoadPipelineFactory(
             outputs,
             new ResumePlanner(settings, canSkipUnread: !keyShard, statistics, loggerFactory.CreateLogger<ResumePlanner>()),
             new RejectsOutput(settings.RejectsPath, settings.MaxRejects, outputs, statistics, loggerFactory, timeProvider),
-            new LoadReportBuilder(settings, backend.Name, statistics, timeProvider, exitCodeOf, shard?.Spec.Id, keyShard),
+            new LoadReportBuilder(settings, backend.Name, statistics, timeProvider, exitCodeOf, shard?.Id, keyShard),
             terminal,
             shard?.Buckets);
         return new LoadPipeline(settings, backend, parts, statistics, loggerFactory, timeProvider);

@@ -14,7 +14,7 @@ namespace Loader.Worker.Pipeline;
 /// be mapped go to the rejects here. After a resume, records in the earlier run's <see cref="ResumeWindow"/> that it
 /// settled are skipped, unmapped.
 /// </summary>
-internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null, long? recordLimit = null, Shards.KeyBucketFilter? buckets = null)
+internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null, long? recordLimit = null, KeyBucketFilter? buckets = null)
 {
     internal const int ChunkSize = 512;
 

@@ -7,9 +7,9 @@ namespace Loader.Worker.Shards;
 /// it here, to the shard's byte range of one part, or, for a key shard, keeps it whole and filters rows by bucket.
 /// Either way the input must be what the plan saw: a part rewritten since is refused, never half-loaded.
 /// </summary>
-public sealed class ShardScope(LoadManifest manifest, ShardSpec spec)
+public sealed class ShardScope(LoadManifest manifest, ShardSpec spec) : IShardScope
 {
-    public ShardSpec Spec => spec;
+    public string Id => spec.Id;
 
     /// <summary>A key shard's filter; null for a range shard.</summary>
     public KeyBucketFilter? Buckets { get; } = spec is { Bucket: { } bucket, Buckets: { } buckets } ? new KeyBucketFilter(bucket, buckets) : null;

@@ -3,13 +3,14 @@ using System.Text;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Mapping;
 
-namespace Loader.Worker.Shards;
+namespace Loader.Worker.Pipeline;
 
 /// <summary>
 /// What a key shard keeps of the records it reads: the rows whose partition key falls in its bucket. A key's bucket is
 /// the XxHash3 of its UTF-8 bytes modulo the number of buckets, the same in every process, so all rows of a key meet in
 /// one shard in input order. Rows that cannot be mapped (and malformed records) have no trustworthy key: shard 0
-/// rejects them, once. Thread-safe: records are mapped on several threads.
+/// rejects them, once. Thread-safe: records are mapped on several threads. The read stage applies it, so it lives with
+/// the pipeline; a key shard's <see cref="IShardScope"/> hands it in.
 /// </summary>
 public sealed class KeyBucketFilter(int bucket, int buckets)
 {
