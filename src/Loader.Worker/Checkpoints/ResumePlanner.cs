@@ -1,11 +1,11 @@
 using Azure;
 using Azure.Identity;
+using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outputs;
-using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 
@@ -39,7 +39,7 @@ public sealed partial class ResumePlanner(
     public async Task<ResumePoint> PlanAsync(ICheckpointStore store, InputSource source, CsvRecordReader reader, CancellationToken cancellationToken)
     {
         var input = source.Identify();
-        var identity = LoadIdentity.OfSettings(settings);
+        var identity = IdentifyingSettings.Of(settings);
         var checkpoint = await ReadAsync(store, cancellationToken).ConfigureAwait(false);
         if (checkpoint is null || checkpoint.Completed)
         {

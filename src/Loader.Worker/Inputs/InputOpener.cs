@@ -3,7 +3,6 @@ using Azure.Storage.Blobs;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Inputs.Compression;
-using Loader.Worker.Pipeline;
 using Loader.Worker.Storage.Blobs;
 using Microsoft.Extensions.Logging;
 

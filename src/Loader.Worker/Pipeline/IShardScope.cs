@@ -15,6 +15,6 @@ public interface IShardScope
     KeyBucketFilter? Buckets { get; }
 
     /// <summary>The input narrowed to what the shard reads.</summary>
-    /// <exception cref="LoadAbortedException">The input is not what the plan cut (exit code 2).</exception>
+    /// <exception cref="InputMismatchException">The input is not what the plan cut.</exception>
     InputSource Narrow(InputSource source);
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Loader.Abstractions;
+using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 
 namespace Loader.Worker.Pipeline;

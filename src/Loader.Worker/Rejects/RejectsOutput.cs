@@ -1,8 +1,8 @@
 using Azure;
 using Azure.Identity;
+using Loader.Worker.Backends;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
-using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 

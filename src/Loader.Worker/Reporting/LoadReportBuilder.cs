@@ -1,6 +1,5 @@
 using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
-using Loader.Worker.Reporting.Html;
 
 namespace Loader.Worker.Reporting;
 

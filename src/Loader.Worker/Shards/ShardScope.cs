@@ -1,4 +1,5 @@
 using Loader.Worker.Inputs;
+using Loader.Worker.Pipeline;
 
 namespace Loader.Worker.Shards;
 

@@ -47,7 +47,7 @@ public sealed class ResumePlannerTests : IDisposable
         Completed = completed,
         UpdatedAt = DateTimeOffset.UnixEpoch,
         Input = _source.Identify(),
-        Settings = LoadIdentity.OfSettings(settings ?? _settings),
+        Settings = IdentifyingSettings.Of(settings ?? _settings),
     };
 
     private async Task<(ResumePoint Resume, string[] Unread)> PlanAsync(ResumePlanner planner, ICheckpointStore store)
@@ -66,7 +66,7 @@ public sealed class ResumePlannerTests : IDisposable
         Assert.False(resume.Resumed);
         Assert.Equal(0, resume.SkipRecords);
         Assert.Equal(_source.Identify(), resume.Input);
-        Assert.Equal(LoadIdentity.OfSettings(_settings), resume.Settings);
+        Assert.Equal(IdentifyingSettings.Of(_settings), resume.Settings);
         Assert.Equal(["1", "2", "3", "4", "5"], unread);
         Assert.Equal(0, _statistics.Snapshot().RowsSkipped);
     }

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using Loader.Worker.Hosting;
 using Loader.Worker.Outputs;
 
 namespace Loader.Worker.Reporting.Html;
