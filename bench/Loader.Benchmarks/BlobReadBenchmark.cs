@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
-using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Tests.Infrastructure;

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.IO.Compression;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using static System.FormattableString;
 

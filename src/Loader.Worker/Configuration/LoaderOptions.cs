@@ -1,9 +1,8 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
-using Loader.Worker.Shards;
+using Loader.Worker.Csv;
 using Loader.Worker.Storage.Blobs;
-using Loader.Worker.Telemetry;
 
 namespace Loader.Worker.Configuration;
 
@@ -123,7 +122,7 @@ public sealed class LoaderOptions
     public bool ProgressBar { get; set; } = true;
 
     /// <summary>What <c>--estimate</c> samples and the prices it predicts the cost with.</summary>
-    public Planning.EstimateOptions Estimate { get; set; } = new();
+    public EstimateOptions Estimate { get; set; } = new();
 
     public TelemetryOptions Telemetry { get; set; } = new();
 }

@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using CsvHelper;
 using Loader.Abstractions;
-using Loader.Worker.Configuration;
 
 namespace Loader.Worker.Csv;
 

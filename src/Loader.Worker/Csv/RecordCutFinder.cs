@@ -1,5 +1,3 @@
-using Loader.Worker.Configuration;
-
 namespace Loader.Worker.Csv;
 
 /// <summary>

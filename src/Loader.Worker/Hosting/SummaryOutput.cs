@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Loader.Worker.Telemetry;
+using Loader.Worker.Configuration;
 
 namespace Loader.Worker.Hosting;
 

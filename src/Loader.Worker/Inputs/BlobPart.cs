@@ -1,5 +1,5 @@
 using Azure.Storage.Blobs;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Inputs;

@@ -1,7 +1,7 @@
-using Azure;
 using Azure.Storage.Blobs;
+using Azure;
 using Loader.Worker.Backends;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Storage.Blobs;
 using Microsoft.Extensions.Logging;

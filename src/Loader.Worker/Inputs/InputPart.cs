@@ -1,4 +1,4 @@
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Inputs.Compression;
 
 namespace Loader.Worker.Inputs;

@@ -37,7 +37,7 @@ public sealed class InputSource
     public InputProgress Progress { get; }
 
     /// <summary>The parts that are compressed: a resume reads them again from their start, since they cannot seek.</summary>
-    public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != Configuration.InputCompression.None);
+    public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != Csv.InputCompression.None);
 
     /// <summary>Opens the input as one stream of CSV text, each part decompressed on its own; <paramref name="bufferSize"/> is how much a part fetches at a time.</summary>
     public Stream Open(int bufferSize) =>

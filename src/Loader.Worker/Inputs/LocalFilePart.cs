@@ -1,4 +1,4 @@
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs;
 

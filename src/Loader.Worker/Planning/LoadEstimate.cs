@@ -1,3 +1,5 @@
+using Loader.Worker.Configuration;
+
 namespace Loader.Worker.Planning;
 
 /// <summary>What <c>--estimate</c> found and predicts; printed as text and as this JSON.</summary>

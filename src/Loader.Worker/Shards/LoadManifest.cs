@@ -1,3 +1,4 @@
+using Loader.Worker.Configuration;
 using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Shards;

@@ -1,3 +1,4 @@
+using Loader.Worker.Configuration;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Storage.Queues;
 

@@ -1,4 +1,5 @@
 using Loader.Abstractions;
+using Loader.Worker.Configuration;
 using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Telemetry;

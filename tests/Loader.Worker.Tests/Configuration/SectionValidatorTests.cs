@@ -1,4 +1,5 @@
 using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 
 namespace Loader.Worker.Tests.Configuration;
 

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Tests.Infrastructure;

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text;
 using Azure.Storage.Blobs.Models;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Hosting;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Storage.Blobs;

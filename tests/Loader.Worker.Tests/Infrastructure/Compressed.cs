@@ -1,5 +1,5 @@
 using System.IO.Compression;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 
 namespace Loader.Worker.Tests.Infrastructure;
 

@@ -1,5 +1,5 @@
 using System.Text;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;

@@ -3,7 +3,7 @@ using System.Text;
 using Azure.Storage.Blobs;
 using Azure.Storage.Queues;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Hosting;
 using Loader.Worker.Reporting;
 using Loader.Worker.Shards;

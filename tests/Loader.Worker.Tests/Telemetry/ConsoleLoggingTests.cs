@@ -1,3 +1,4 @@
+using Loader.Worker.Configuration;
 using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Configuration;
 

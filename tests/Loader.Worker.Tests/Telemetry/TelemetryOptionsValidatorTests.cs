@@ -1,3 +1,4 @@
+using Loader.Worker.Configuration;
 using Loader.Worker.Telemetry;
 
 namespace Loader.Worker.Tests.Telemetry;

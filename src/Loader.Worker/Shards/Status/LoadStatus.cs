@@ -1,3 +1,5 @@
+using Loader.Worker.Configuration;
+
 namespace Loader.Worker.Shards.Status;
 
 /// <summary>

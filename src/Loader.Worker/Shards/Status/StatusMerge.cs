@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Loader.Worker.Configuration;
 using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Shards.Status;

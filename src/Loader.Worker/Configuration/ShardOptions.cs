@@ -1,4 +1,4 @@
-namespace Loader.Worker.Shards;
+namespace Loader.Worker.Configuration;
 
 /// <summary>Settings of a sharded load (<c>Loader:Shards</c>): where its state and queue live, how the input is cut, how shards are leased.</summary>
 public sealed class ShardOptions

@@ -1,4 +1,4 @@
-namespace Loader.Worker.Telemetry;
+namespace Loader.Worker.Configuration;
 
 /// <summary>How the console log is written (<c>Loader:LogFormat</c>).</summary>
 public enum LogFormat

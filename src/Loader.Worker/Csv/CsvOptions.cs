@@ -1,4 +1,4 @@
-namespace Loader.Worker.Configuration;
+namespace Loader.Worker.Csv;
 
 /// <summary>How the input is parsed (<c>Loader:Csv</c>).</summary>
 public sealed class CsvOptions

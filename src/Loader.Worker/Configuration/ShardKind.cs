@@ -1,4 +1,4 @@
-namespace Loader.Worker.Shards;
+namespace Loader.Worker.Configuration;
 
 /// <summary>How a sharded load divides its input (<c>Loader:Shards:By</c>); the README's <i>Scale out</i> says what each guarantees.</summary>
 public enum ShardKind

@@ -1,4 +1,4 @@
-namespace Loader.Worker.Telemetry;
+namespace Loader.Worker.Configuration;
 
 /// <summary>How the loader signs in to Azure Monitor (<c>Loader:Telemetry:AzureMonitorAuthentication</c>).</summary>
 public enum AzureMonitorAuthentication

@@ -1,4 +1,4 @@
-namespace Loader.Worker.Telemetry;
+namespace Loader.Worker.Configuration;
 
 /// <summary>Where the loader's metrics go besides the report (<c>Loader:Telemetry</c>).</summary>
 public sealed class TelemetryOptions

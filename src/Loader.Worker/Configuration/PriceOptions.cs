@@ -1,4 +1,4 @@
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Configuration;
 
 /// <summary>
 /// Prices <c>--estimate</c> turns a load into money with (<c>Loader:Estimate:Prices</c>). The defaults are Azure's public

@@ -1,4 +1,4 @@
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Configuration;
 
 /// <summary>What <c>--estimate</c> does besides reading the whole input (<c>Loader:Estimate</c>).</summary>
 public sealed class EstimateOptions
