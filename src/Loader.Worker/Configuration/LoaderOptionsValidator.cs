@@ -1,10 +1,9 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
-using Loader.Worker.Shards;
+using Loader.Worker.Csv;
 using Loader.Worker.Mapping;
 using Loader.Worker.Storage.Blobs;
-using Loader.Worker.Telemetry;
 using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Configuration;

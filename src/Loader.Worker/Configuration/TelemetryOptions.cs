@@ -27,4 +27,11 @@ public sealed class TelemetryOptions
 
     /// <summary>How often OTLP metrics are exported while the load runs; the last values go as the job ends. (The Azure Monitor exporter sends every minute, and the last values as the job ends.)</summary>
     public TimeSpan ExportInterval { get; set; } = TimeSpan.FromSeconds(15);
+
+    /// <summary>
+    /// What <see cref="OtlpEndpoint"/> (and <c>OTEL_EXPORTER_OTLP_ENDPOINT</c>) must be: an http(s) URL; null for anything
+    /// else. One rule for the validator, which refuses the setting, and the exporter, which ignores the variable.
+    /// </summary>
+    internal static Uri? OtlpUrl(string? text) =>
+        Uri.TryCreate(text, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps) ? uri : null;
 }

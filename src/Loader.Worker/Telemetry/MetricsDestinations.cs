@@ -30,7 +30,7 @@ internal sealed record MetricsDestinations(Uri? OtlpEndpoint, OtlpExportProtocol
             return new MetricsDestinations(null, OtlpExportProtocol.Grpc, null, false);
         }
 
-        var otlp = Endpoint(configuration[TelemetrySection + nameof(TelemetryOptions.OtlpEndpoint)] ?? configuration[OtlpEndpointVariable]);
+        var otlp = TelemetryOptions.OtlpUrl(configuration[TelemetrySection + nameof(TelemetryOptions.OtlpEndpoint)] ?? configuration[OtlpEndpointVariable]);
         var protocol = Protocol(configuration[TelemetrySection + nameof(TelemetryOptions.OtlpProtocol)] ?? configuration[OtlpProtocolVariable]);
         var setting = configuration[TelemetrySection + nameof(TelemetryOptions.AzureMonitorConnectionString)];
         var connectionString = string.IsNullOrWhiteSpace(setting) ? configuration[ApplicationInsightsConnectionString.Variable] : setting;
@@ -43,10 +43,6 @@ internal sealed record MetricsDestinations(Uri? OtlpEndpoint, OtlpExportProtocol
         var usable = ApplicationInsightsConnectionString.IngestionEndpoint(connectionString) is not null;
         return new MetricsDestinations(otlp, protocol, usable ? connectionString : null, !usable && string.IsNullOrWhiteSpace(setting));
     }
-
-    /// <summary>An http(s) URL, or null.</summary>
-    internal static Uri? Endpoint(string? text) =>
-        Uri.TryCreate(text, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttp || uri.Scheme == Uri.UriSchemeHttps) ? uri : null;
 
     internal static OtlpExportProtocol Protocol(string? text) =>
         text?.Replace("/", "", StringComparison.Ordinal).Equals("httpprotobuf", StringComparison.OrdinalIgnoreCase) == true

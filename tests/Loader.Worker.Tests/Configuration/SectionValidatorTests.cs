@@ -1,31 +1,14 @@
 using Loader.Worker.Configuration;
-using Loader.Worker.Csv;
 
 namespace Loader.Worker.Tests.Configuration;
 
-/// <summary>The validators of the sections that live in Configuration/, each on its own, and the root gathering them.</summary>
+/// <summary>The retry section's validator on its own, and the root gathering what every section's validator found.</summary>
 public sealed class SectionValidatorTests
 {
     [Fact]
-    public void Default_csv_and_retry_settings_pass()
+    public void Default_retry_settings_pass()
     {
-        Assert.True(new CsvOptionsValidator().Validate(null, new CsvOptions()).Succeeded);
         Assert.True(new RetryOptionsValidator().Validate(null, new RetryOptions()).Succeeded);
-    }
-
-    [Fact]
-    public void A_bad_csv_section_is_named_by_its_full_keys()
-    {
-        var result = new CsvOptionsValidator().Validate(null, new CsvOptions { Delimiter = "\"", MaxLinesInQuotes = 0, Culture = "xx-NOWHERE", Compression = (InputCompression)42 });
-
-        Assert.Equal(
-            [
-                "Loader:Csv:Delimiter cannot be a quote or a line break.",
-                "Loader:Csv:Compression '42' is not one of " + string.Join(", ", Enum.GetNames<InputCompression>()) + ".",
-                "Loader:Csv:MaxLinesInQuotes must be between 1 and 1000000, was 0.",
-                "Loader:Csv:Culture 'xx-NOWHERE' is not a known culture name (for example en-US, de-DE; empty for invariant).",
-            ],
-            result.Failures!);
     }
 
     [Fact]

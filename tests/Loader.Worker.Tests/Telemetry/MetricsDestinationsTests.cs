@@ -1,5 +1,6 @@
 using Azure.Identity;
 using Azure.Monitor.OpenTelemetry.Exporter;
+using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Telemetry;
 using Loader.Worker.Tests.Infrastructure;

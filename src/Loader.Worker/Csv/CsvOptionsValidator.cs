@@ -1,9 +1,8 @@
 using System.Globalization;
 using Loader.Abstractions;
-using Loader.Worker.Csv;
 using Microsoft.Extensions.Options;
 
-namespace Loader.Worker.Configuration;
+namespace Loader.Worker.Csv;
 
 /// <summary>Checks <c>Loader:Csv</c>: a delimiter the reader can split on, limits in range, a culture that exists.</summary>
 public sealed class CsvOptionsValidator : IValidateOptions<CsvOptions>

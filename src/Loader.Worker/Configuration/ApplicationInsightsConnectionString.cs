@@ -1,6 +1,6 @@
 using System.Data.Common;
 
-namespace Loader.Worker.Telemetry;
+namespace Loader.Worker.Configuration;
 
 /// <summary>An Application Insights connection string (<c>InstrumentationKey=...;IngestionEndpoint=...</c>), read only to check it and to name where it sends.</summary>
 internal static class ApplicationInsightsConnectionString

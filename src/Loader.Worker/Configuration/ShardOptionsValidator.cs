@@ -1,11 +1,10 @@
 using System.Globalization;
 using Loader.Abstractions;
-using Loader.Worker.Configuration;
 using Microsoft.Extensions.Options;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Storage.Queues;
 
-namespace Loader.Worker.Shards;
+namespace Loader.Worker.Configuration;
 
 /// <summary>Checks <c>Loader:Shards</c> for <paramref name="command"/>, a verb of a sharded load; every message names the setting and the verb.</summary>
 public sealed class ShardOptionsValidator(LoaderCommand command) : IValidateOptions<ShardOptions>

@@ -1,7 +1,6 @@
 using Loader.Worker.Configuration;
-using Loader.Worker.Shards;
 
-namespace Loader.Worker.Tests.Shards;
+namespace Loader.Worker.Tests.Configuration;
 
 public sealed class ShardOptionsValidatorTests
 {

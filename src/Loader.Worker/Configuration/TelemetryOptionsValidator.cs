@@ -1,8 +1,7 @@
 using Loader.Abstractions;
-using Loader.Worker.Configuration;
 using Microsoft.Extensions.Options;
 
-namespace Loader.Worker.Telemetry;
+namespace Loader.Worker.Configuration;
 
 /// <summary>Checks <c>Loader:Telemetry</c>: destinations that parse, a known protocol, an export interval of a second or more.</summary>
 public sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOptions>
@@ -17,7 +16,7 @@ public sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOption
             failures.Add("Loader:Telemetry:AzureMonitorConnectionString is not an Application Insights connection string (InstrumentationKey=...;IngestionEndpoint=...).");
         }
 
-        if (!string.IsNullOrWhiteSpace(options.OtlpEndpoint) && MetricsDestinations.Endpoint(options.OtlpEndpoint) is null)
+        if (!string.IsNullOrWhiteSpace(options.OtlpEndpoint) && TelemetryOptions.OtlpUrl(options.OtlpEndpoint) is null)
         {
             failures.Add($"Loader:Telemetry:OtlpEndpoint '{options.OtlpEndpoint}' is not an http(s) URL of an OTLP collector, e.g. http://otel-collector:4317.");
         }

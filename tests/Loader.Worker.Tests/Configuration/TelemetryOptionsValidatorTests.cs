@@ -1,7 +1,6 @@
 using Loader.Worker.Configuration;
-using Loader.Worker.Telemetry;
 
-namespace Loader.Worker.Tests.Telemetry;
+namespace Loader.Worker.Tests.Configuration;
 
 public sealed class TelemetryOptionsValidatorTests
 {

@@ -1,0 +1,28 @@
+using Loader.Worker.Csv;
+
+namespace Loader.Worker.Tests.Csv;
+
+/// <summary>The <c>Loader:Csv</c> section's validator on its own.</summary>
+public sealed class CsvOptionsValidatorTests
+{
+    [Fact]
+    public void Default_csv_settings_pass()
+    {
+        Assert.True(new CsvOptionsValidator().Validate(null, new CsvOptions()).Succeeded);
+    }
+
+    [Fact]
+    public void A_bad_csv_section_is_named_by_its_full_keys()
+    {
+        var result = new CsvOptionsValidator().Validate(null, new CsvOptions { Delimiter = "\"", MaxLinesInQuotes = 0, Culture = "xx-NOWHERE", Compression = (InputCompression)42 });
+
+        Assert.Equal(
+            [
+                "Loader:Csv:Delimiter cannot be a quote or a line break.",
+                "Loader:Csv:Compression '42' is not one of " + string.Join(", ", Enum.GetNames<InputCompression>()) + ".",
+                "Loader:Csv:MaxLinesInQuotes must be between 1 and 1000000, was 0.",
+                "Loader:Csv:Culture 'xx-NOWHERE' is not a known culture name (for example en-US, de-DE; empty for invariant).",
+            ],
+            result.Failures!);
+    }
+}
