@@ -43,4 +43,35 @@ public sealed class SectionValidatorTests
 
         Assert.True(new LoaderOptionsValidator().Validate(null, options).Succeeded);
     }
+
+    [Fact]
+    public void Only_the_chosen_backend_s_section_is_checked()
+    {
+        var tables = new LoaderOptions { Input = "in.csv", PartitionKey = "{pk}", RowKey = "{rk}" };
+        tables.Tables.Table = "flights";
+        tables.Cosmos.PartitionKeyPath = "pk";
+        var cosmos = new LoaderOptions { Input = "in.csv", PartitionKey = "{pk}", RowKey = "{rk}", Backend = BackendKind.Cosmos };
+        cosmos.Cosmos.Endpoint = "https://account.documents.azure.com:443/";
+        cosmos.Cosmos.Container = "flights";
+
+        Assert.True(new LoaderOptionsValidator().Validate(null, tables).Succeeded);
+        Assert.Equal(["Loader:Cosmos:Database is required: the database name."], new LoaderOptionsValidator().Validate(null, cosmos).Failures!);
+    }
+
+    [Fact]
+    public void Status_checks_the_shards_section_and_nothing_a_load_would_need()
+    {
+        var status = new LoaderOptions { Command = LoaderCommand.Status, BatchSize = 0 };
+        status.Shards.State = "https://account.blob.core.windows.net/loader-state/flights/";
+        status.Shards.Count = 0;
+
+        var failures = new LoaderOptionsValidator().Validate(null, status).Failures!;
+
+        Assert.Equal(
+            [
+                "Loader:Shards:Queue is required by status: the queue of shards, e.g. https://<account>.queue.core.windows.net/loader-shards.",
+                "Loader:Shards:Count must be between 1 and 1000, was 0.",
+            ],
+            failures);
+    }
 }

@@ -31,6 +31,24 @@ public sealed class SettingsTests(AzuriteFixture azurite) : IDisposable
         Assert.Contains("Loader:Csv:Delimiter ';;' is not one ASCII character", failures, StringComparison.Ordinal);
     }
 
+    /// <summary>Validation reads settings only; the input's absence is found where it is opened, with the exit code validation gave it.</summary>
+    [Fact]
+    public async Task A_missing_input_file_is_named_with_its_setting_and_path_when_opened_and_nothing_is_loaded()
+    {
+        var table = AzuriteFixture.UniqueTableName();
+        var missing = _directory.File("missing.csv");
+
+        var run = await LoaderRunner.RunWithArgumentsAsync(
+            ["--input", missing, "--table", table, "--partition-key", "{pk}", "--row-key", "{rk}", "--Loader:Tables:ConnectionString=" + azurite.ConnectionString],
+            _cancellation);
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
+        Assert.Null(run.ValidationError);
+        Assert.Equal($"Loader:Input '{missing}' does not exist.", run.RequireReport().Message);
+        var notCreated = await Assert.ThrowsAsync<Azure.RequestFailedException>(async () => await azurite.ReadTableAsync(table, _cancellation));
+        Assert.Equal(404, notCreated.Status);
+    }
+
     [Fact]
     public void Required_settings_are_named_when_missing()
     {
