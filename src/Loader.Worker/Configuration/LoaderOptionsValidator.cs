@@ -16,12 +16,15 @@ namespace Loader.Worker.Configuration;
 /// </summary>
 public sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
 {
-    private readonly CsvOptionsValidator _csv = new();
-    private readonly RetryOptionsValidator _retry = new();
-    private readonly TelemetryOptionsValidator _telemetry = new();
-    private readonly BlobOptionsValidator _blob = new();
-    private readonly TablesOptionsValidator _tables = new();
-    private readonly CosmosOptionsValidator _cosmos = new();
+    private readonly CsvOptionsValidator _csv = new(KeyOf(nameof(LoaderOptions.Csv)));
+    private readonly RetryOptionsValidator _retry = new(KeyOf(nameof(LoaderOptions.Retry)));
+    private readonly TelemetryOptionsValidator _telemetry = new(KeyOf(nameof(LoaderOptions.Telemetry)));
+    private readonly BlobOptionsValidator _blob = new(KeyOf(nameof(LoaderOptions.Blob)));
+    private readonly TablesOptionsValidator _tables = new(KeyOf(nameof(LoaderOptions.Tables)));
+    private readonly CosmosOptionsValidator _cosmos = new(KeyOf(nameof(LoaderOptions.Cosmos)));
+
+    /// <summary>The key of a section of <c>Loader</c>, e.g. <c>Loader:Csv</c>: its validator names each of its settings under it.</summary>
+    private static string KeyOf(string section) => $"{LoaderOptions.SectionName}:{section}";
 
     public ValidateOptionsResult Validate(string? name, LoaderOptions options)
     {
@@ -29,7 +32,7 @@ public sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         failures.Defined("Loader:Command", options.Command);
         if (options.Command != LoaderCommand.Load)
         {
-            failures.AddSection(new ShardOptionsValidator(options.Command), options.Shards);
+            failures.AddSection(new ShardOptionsValidator(KeyOf(nameof(LoaderOptions.Shards)), options.Command), options.Shards);
             ValidateShardedUse(options, failures);
             if (options.Command == LoaderCommand.Status)
             {

@@ -7,7 +7,9 @@ using Loader.Worker.Storage.Queues;
 namespace Loader.Worker.Configuration;
 
 /// <summary>Checks <c>Loader:Shards</c> for <paramref name="command"/>, a verb of a sharded load; every message names the setting and the verb.</summary>
-public sealed class ShardOptionsValidator(LoaderCommand command) : IValidateOptions<ShardOptions>
+/// <param name="section">The section's key, e.g. <c>Loader:Shards</c>: each message names its setting in full under it.</param>
+/// <param name="command">The verb the settings are for: what it requires is named with it.</param>
+public sealed class ShardOptionsValidator(string section, LoaderCommand command) : IValidateOptions<ShardOptions>
 {
     public ValidateOptionsResult Validate(string? name, ShardOptions options)
     {
@@ -16,38 +18,38 @@ public sealed class ShardOptionsValidator(LoaderCommand command) : IValidateOpti
         var verb = command.ToString().ToLowerInvariant();
         if (string.IsNullOrWhiteSpace(shards.State))
         {
-            failures.Add($"Loader:Shards:State is required by {verb}: the blob folder of the load's manifest and shard state, e.g. https://<account>.blob.core.windows.net/loader-state/flights-2026-11/.");
+            failures.Add($"{section}:State is required by {verb}: the blob folder of the load's manifest and shard state, e.g. https://<account>.blob.core.windows.net/loader-state/flights-2026-11/.");
         }
         else if (!BlobAddress.TryParse(shards.State, out var state, out var error))
         {
-            failures.Add($"Loader:Shards:State: {error}");
+            failures.Add($"{section}:State: {error}");
         }
         else if (!state.Path.EndsWith('/'))
         {
-            failures.Add($"Loader:Shards:State '{state.Display}' must name a folder: end it with /.");
+            failures.Add($"{section}:State '{state.Display}' must name a folder: end it with /.");
         }
 
         if (string.IsNullOrWhiteSpace(shards.Queue))
         {
-            failures.Add($"Loader:Shards:Queue is required by {verb}: the queue of shards, e.g. https://<account>.queue.core.windows.net/loader-shards.");
+            failures.Add($"{section}:Queue is required by {verb}: the queue of shards, e.g. https://<account>.queue.core.windows.net/loader-shards.");
         }
         else if (!QueueAddress.TryParse(shards.Queue, out _, out var error))
         {
-            failures.Add($"Loader:Shards:Queue: {error}");
+            failures.Add($"{section}:Queue: {error}");
         }
 
         if (!Enum.IsDefined(shards.By))
         {
-            failures.Add($"Loader:Shards:By '{shards.By}' is not one of {string.Join(", ", Enum.GetNames<ShardKind>())}.");
+            failures.Add($"{section}:By '{shards.By}' is not one of {string.Join(", ", Enum.GetNames<ShardKind>())}.");
         }
 
-        Check(failures, shards.Count is >= 1 and <= 1000, $"Loader:Shards:Count must be between 1 and 1000, was {shards.Count}.");
-        Check(failures, shards.TargetBytes >= ShardOptions.MinTargetBytes, $"Loader:Shards:TargetBytes must be at least {ShardOptions.MinTargetBytes}, was {shards.TargetBytes}.");
+        Check(failures, shards.Count is >= 1 and <= 1000, $"{section}:Count must be between 1 and 1000, was {shards.Count}.");
+        Check(failures, shards.TargetBytes >= ShardOptions.MinTargetBytes, $"{section}:TargetBytes must be at least {ShardOptions.MinTargetBytes}, was {shards.TargetBytes}.");
         Check(failures, shards.VisibilityTimeout >= TimeSpan.FromSeconds(20) && shards.VisibilityTimeout <= TimeSpan.FromDays(7),
-            $"Loader:Shards:VisibilityTimeout must be between 00:00:20 and 7.00:00:00 (a shard's lease lasts 5 s less, 15-60 s), was {shards.VisibilityTimeout}.");
-        Check(failures, shards.MaxDequeues is >= 1 and <= 100, $"Loader:Shards:MaxDequeues must be between 1 and 100, was {shards.MaxDequeues}.");
-        Check(failures, shards.RetryDelay >= TimeSpan.Zero && shards.RetryDelay <= TimeSpan.FromDays(7), $"Loader:Shards:RetryDelay must be between 0 and 7 days, was {shards.RetryDelay}.");
-        Check(failures, shards.PollInterval > TimeSpan.Zero, $"Loader:Shards:PollInterval must be a positive duration such as 00:00:05, was {shards.PollInterval}.");
+            $"{section}:VisibilityTimeout must be between 00:00:20 and 7.00:00:00 (a shard's lease lasts 5 s less, 15-60 s), was {shards.VisibilityTimeout}.");
+        Check(failures, shards.MaxDequeues is >= 1 and <= 100, $"{section}:MaxDequeues must be between 1 and 100, was {shards.MaxDequeues}.");
+        Check(failures, shards.RetryDelay >= TimeSpan.Zero && shards.RetryDelay <= TimeSpan.FromDays(7), $"{section}:RetryDelay must be between 0 and 7 days, was {shards.RetryDelay}.");
+        Check(failures, shards.PollInterval > TimeSpan.Zero, $"{section}:PollInterval must be a positive duration such as 00:00:05, was {shards.PollInterval}.");
 
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
     }

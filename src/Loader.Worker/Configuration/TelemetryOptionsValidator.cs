@@ -4,32 +4,33 @@ using Microsoft.Extensions.Options;
 namespace Loader.Worker.Configuration;
 
 /// <summary>Checks <c>Loader:Telemetry</c>: destinations that parse, a known protocol, an export interval of a second or more.</summary>
-public sealed class TelemetryOptionsValidator : IValidateOptions<TelemetryOptions>
+/// <param name="section">The section's key, e.g. <c>Loader:Telemetry</c>: each message names its setting in full under it.</param>
+public sealed class TelemetryOptionsValidator(string section) : IValidateOptions<TelemetryOptions>
 {
     public ValidateOptionsResult Validate(string? name, TelemetryOptions options)
     {
         var failures = new SettingFailures();
-        failures.Defined("Loader:Telemetry:AzureMonitorAuthentication", options.AzureMonitorAuthentication);
+        failures.Defined($"{section}:AzureMonitorAuthentication", options.AzureMonitorAuthentication);
         if (!string.IsNullOrWhiteSpace(options.AzureMonitorConnectionString) && ApplicationInsightsConnectionString.IngestionEndpoint(options.AzureMonitorConnectionString) is null)
         {
             // The value itself is not repeated: it holds an instrumentation key.
-            failures.Add("Loader:Telemetry:AzureMonitorConnectionString is not an Application Insights connection string (InstrumentationKey=...;IngestionEndpoint=...).");
+            failures.Add($"{section}:AzureMonitorConnectionString is not an Application Insights connection string (InstrumentationKey=...;IngestionEndpoint=...).");
         }
 
         if (!string.IsNullOrWhiteSpace(options.OtlpEndpoint) && TelemetryOptions.OtlpUrl(options.OtlpEndpoint) is null)
         {
-            failures.Add($"Loader:Telemetry:OtlpEndpoint '{options.OtlpEndpoint}' is not an http(s) URL of an OTLP collector, e.g. http://otel-collector:4317.");
+            failures.Add($"{section}:OtlpEndpoint '{options.OtlpEndpoint}' is not an http(s) URL of an OTLP collector, e.g. http://otel-collector:4317.");
         }
 
         if (options.OtlpProtocol is { Length: > 0 } protocol && !string.Equals(protocol, "Grpc", StringComparison.OrdinalIgnoreCase)
             && !string.Equals(protocol, "HttpProtobuf", StringComparison.OrdinalIgnoreCase) && !string.Equals(protocol, "http/protobuf", StringComparison.OrdinalIgnoreCase))
         {
-            failures.Add($"Loader:Telemetry:OtlpProtocol '{protocol}' is not Grpc or HttpProtobuf.");
+            failures.Add($"{section}:OtlpProtocol '{protocol}' is not Grpc or HttpProtobuf.");
         }
 
         if (options.ExportInterval < TimeSpan.FromSeconds(1))
         {
-            failures.Add($"Loader:Telemetry:ExportInterval must be at least 1 second, was {options.ExportInterval}.");
+            failures.Add($"{section}:ExportInterval must be at least 1 second, was {options.ExportInterval}.");
         }
 
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;

@@ -5,7 +5,8 @@ using Microsoft.Extensions.Options;
 namespace Loader.Worker.Csv;
 
 /// <summary>Checks <c>Loader:Csv</c>: a delimiter the reader can split on, limits in range, a culture that exists.</summary>
-public sealed class CsvOptionsValidator : IValidateOptions<CsvOptions>
+/// <param name="section">The section's key, e.g. <c>Loader:Csv</c>: each message names its setting in full under it.</param>
+public sealed class CsvOptionsValidator(string section) : IValidateOptions<CsvOptions>
 {
     public ValidateOptionsResult Validate(string? name, CsvOptions options)
     {
@@ -14,17 +15,17 @@ public sealed class CsvOptionsValidator : IValidateOptions<CsvOptions>
         {
             if (CsvRecordReader.Separator(options.Delimiter) is '"' or '\r' or '\n')
             {
-                failures.Add("Loader:Csv:Delimiter cannot be a quote or a line break.");
+                failures.Add($"{section}:Delimiter cannot be a quote or a line break.");
             }
         }
         catch (FormatException exception)
         {
-            failures.Add($"Loader:Csv:Delimiter {exception.Message}");
+            failures.Add($"{section}:Delimiter {exception.Message}");
         }
 
-        failures.Defined("Loader:Csv:Compression", options.Compression);
-        failures.Range("Loader:Csv:MaxLinesInQuotes", options.MaxLinesInQuotes, 1, 1_000_000);
-        failures.Range("Loader:Csv:MaxRecordBytes", options.MaxRecordBytes, 4096, 256 * 1024 * 1024);
+        failures.Defined($"{section}:Compression", options.Compression);
+        failures.Range($"{section}:MaxLinesInQuotes", options.MaxLinesInQuotes, 1, 1_000_000);
+        failures.Range($"{section}:MaxRecordBytes", options.MaxRecordBytes, 4096, 256 * 1024 * 1024);
         if (!string.IsNullOrWhiteSpace(options.Culture))
         {
             try
@@ -33,7 +34,7 @@ public sealed class CsvOptionsValidator : IValidateOptions<CsvOptions>
             }
             catch (CultureNotFoundException)
             {
-                failures.Add($"Loader:Csv:Culture '{options.Culture}' is not a known culture name (for example en-US, de-DE; empty for invariant).");
+                failures.Add($"{section}:Culture '{options.Culture}' is not a known culture name (for example en-US, de-DE; empty for invariant).");
             }
         }
 

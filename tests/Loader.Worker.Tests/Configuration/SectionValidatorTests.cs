@@ -8,13 +8,13 @@ public sealed class SectionValidatorTests
     [Fact]
     public void Default_retry_settings_pass()
     {
-        Assert.True(new RetryOptionsValidator().Validate(null, new RetryOptions()).Succeeded);
+        Assert.True(new RetryOptionsValidator("Loader:Retry").Validate(null, new RetryOptions()).Succeeded);
     }
 
     [Fact]
     public void A_bad_retry_section_is_named_by_its_full_keys()
     {
-        var result = new RetryOptionsValidator().Validate(null, new RetryOptions { MaxAttempts = -1, AttemptTimeout = TimeSpan.Zero });
+        var result = new RetryOptionsValidator("Loader:Retry").Validate(null, new RetryOptions { MaxAttempts = -1, AttemptTimeout = TimeSpan.Zero });
 
         Assert.Equal(["Loader:Retry:MaxAttempts must be between 0 and 1000, was -1.", "Loader:Retry:AttemptTimeout must be a positive duration such as 00:00:05, was 00:00:00."], result.Failures!);
     }

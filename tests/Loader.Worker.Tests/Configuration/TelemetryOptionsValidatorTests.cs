@@ -7,13 +7,13 @@ public sealed class TelemetryOptionsValidatorTests
     [Fact]
     public void Default_telemetry_settings_pass()
     {
-        Assert.True(new TelemetryOptionsValidator().Validate(null, new TelemetryOptions()).Succeeded);
+        Assert.True(new TelemetryOptionsValidator("Loader:Telemetry").Validate(null, new TelemetryOptions()).Succeeded);
     }
 
     [Fact]
     public void A_bad_collector_and_a_short_interval_are_named_but_a_connection_string_is_not_repeated()
     {
-        var result = new TelemetryOptionsValidator().Validate(null, new TelemetryOptions { OtlpEndpoint = "collector:4317", ExportInterval = TimeSpan.FromMilliseconds(10), AzureMonitorConnectionString = "secret-key" });
+        var result = new TelemetryOptionsValidator("Loader:Telemetry").Validate(null, new TelemetryOptions { OtlpEndpoint = "collector:4317", ExportInterval = TimeSpan.FromMilliseconds(10), AzureMonitorConnectionString = "secret-key" });
 
         Assert.Equal(
             [

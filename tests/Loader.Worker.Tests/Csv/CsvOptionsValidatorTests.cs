@@ -8,13 +8,13 @@ public sealed class CsvOptionsValidatorTests
     [Fact]
     public void Default_csv_settings_pass()
     {
-        Assert.True(new CsvOptionsValidator().Validate(null, new CsvOptions()).Succeeded);
+        Assert.True(new CsvOptionsValidator("Loader:Csv").Validate(null, new CsvOptions()).Succeeded);
     }
 
     [Fact]
     public void A_bad_csv_section_is_named_by_its_full_keys()
     {
-        var result = new CsvOptionsValidator().Validate(null, new CsvOptions { Delimiter = "\"", MaxLinesInQuotes = 0, Culture = "xx-NOWHERE", Compression = (InputCompression)42 });
+        var result = new CsvOptionsValidator("Loader:Csv").Validate(null, new CsvOptions { Delimiter = "\"", MaxLinesInQuotes = 0, Culture = "xx-NOWHERE", Compression = (InputCompression)42 });
 
         Assert.Equal(
             [
@@ -24,5 +24,13 @@ public sealed class CsvOptionsValidatorTests
                 "Loader:Csv:Culture 'xx-NOWHERE' is not a known culture name (for example en-US, de-DE; empty for invariant).",
             ],
             result.Failures!);
+    }
+
+    [Fact]
+    public void The_messages_name_the_settings_under_the_key_the_validator_is_given()
+    {
+        var result = new CsvOptionsValidator("Elsewhere:Csv").Validate(null, new CsvOptions { MaxRecordBytes = 100 });
+
+        Assert.Equal(["Elsewhere:Csv:MaxRecordBytes must be between 4096 and 268435456, was 100."], result.Failures!);
     }
 }

@@ -7,49 +7,50 @@ namespace Loader.Worker.Backends.Cosmos;
 /// Checks <c>Loader:Cosmos</c>: database and container named, one way to reach the account that parses, a partition
 /// key path of one property, throughput the service accepts, the emulator's certificate trusted only for a local one.
 /// </summary>
-public sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
+/// <param name="section">The section's key, e.g. <c>Loader:Cosmos</c>: each message names its setting in full under it.</param>
+public sealed class CosmosOptionsValidator(string section) : IValidateOptions<CosmosOptions>
 {
     public ValidateOptionsResult Validate(string? name, CosmosOptions options)
     {
         var failures = new SettingFailures();
-        failures.Defined("Loader:Cosmos:Mode", options.Mode);
-        failures.Defined("Loader:Cosmos:ConnectionMode", options.ConnectionMode);
-        failures.Required("Loader:Cosmos:Database", options.Database, "the database name");
-        failures.Required("Loader:Cosmos:Container", options.Container, "the container name");
+        failures.Defined($"{section}:Mode", options.Mode);
+        failures.Defined($"{section}:ConnectionMode", options.ConnectionMode);
+        failures.Required($"{section}:Database", options.Database, "the database name");
+        failures.Required($"{section}:Container", options.Container, "the container name");
         var endpoint = Endpoint(options, failures);
         var path = options.PartitionKeyPath;
         if (path.Length < 2 || path[0] != '/' || path.IndexOf('/', 1) >= 0)
         {
-            failures.Add($"Loader:Cosmos:PartitionKeyPath '{path}' must name one top-level property, e.g. /pk.");
+            failures.Add($"{section}:PartitionKeyPath '{path}' must name one top-level property, e.g. /pk.");
         }
 
         if (options.Throughput is { } manual && manual < 400)
         {
-            failures.Add(SettingFailures.Invariant($"Loader:Cosmos:Throughput must be at least 400 RU/s, was {manual}."));
+            failures.Add(SettingFailures.Invariant($"{section}:Throughput must be at least 400 RU/s, was {manual}."));
         }
 
         if (options.AutoscaleMaxThroughput is { } max && max < 1000)
         {
-            failures.Add(SettingFailures.Invariant($"Loader:Cosmos:AutoscaleMaxThroughput must be at least 1000 RU/s, was {max}."));
+            failures.Add(SettingFailures.Invariant($"{section}:AutoscaleMaxThroughput must be at least 1000 RU/s, was {max}."));
         }
 
         if (options.TrustEmulatorCertificate && endpoint is not null && !CosmosConnectionString.IsLocal(endpoint))
         {
-            failures.Add($"Loader:Cosmos:TrustEmulatorCertificate is for a local emulator only; '{endpoint.Host}' is not local.");
+            failures.Add($"{section}:TrustEmulatorCertificate is for a local emulator only; '{endpoint.Host}' is not local.");
         }
 
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
     }
 
     /// <summary>The account's endpoint, from whichever of Endpoint and ConnectionString is given; null (and a failure) when neither or both.</summary>
-    private static Uri? Endpoint(CosmosOptions options, SettingFailures failures)
+    private Uri? Endpoint(CosmosOptions options, SettingFailures failures)
     {
         var hasEndpoint = !string.IsNullOrWhiteSpace(options.Endpoint);
         if (hasEndpoint == !string.IsNullOrWhiteSpace(options.ConnectionString))
         {
             failures.Add(hasEndpoint
-                ? "Loader:Cosmos:Endpoint and Loader:Cosmos:ConnectionString are both set: give one (Endpoint signs in with DefaultAzureCredential)."
-                : "Loader:Cosmos:ConnectionString or Loader:Cosmos:Endpoint is required to reach the account.");
+                ? $"{section}:Endpoint and {section}:ConnectionString are both set: give one (Endpoint signs in with DefaultAzureCredential)."
+                : $"{section}:ConnectionString or {section}:Endpoint is required to reach the account.");
             return null;
         }
 
@@ -60,7 +61,7 @@ public sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
                 return endpoint;
             }
 
-            failures.Add($"Loader:Cosmos:Endpoint '{options.Endpoint}' is not an https URL, e.g. https://account.documents.azure.com:443/.");
+            failures.Add($"{section}:Endpoint '{options.Endpoint}' is not an https URL, e.g. https://account.documents.azure.com:443/.");
             return null;
         }
 
@@ -70,7 +71,7 @@ public sealed class CosmosOptionsValidator : IValidateOptions<CosmosOptions>
         }
         catch (FormatException exception)
         {
-            failures.Add($"Loader:Cosmos:ConnectionString is not a valid Cosmos DB connection string: {exception.Message}");
+            failures.Add($"{section}:ConnectionString is not a valid Cosmos DB connection string: {exception.Message}");
             return null;
         }
     }

@@ -7,13 +7,13 @@ public sealed class CosmosOptionsValidatorTests
     [Fact]
     public void A_named_container_on_an_https_endpoint_passes()
     {
-        Assert.True(new CosmosOptionsValidator().Validate(null, new CosmosOptions { Database = "loads", Container = "flights", Endpoint = "https://account.documents.azure.com:443/" }).Succeeded);
+        Assert.True(new CosmosOptionsValidator("Loader:Cosmos").Validate(null, new CosmosOptions { Database = "loads", Container = "flights", Endpoint = "https://account.documents.azure.com:443/" }).Succeeded);
     }
 
     [Fact]
     public void Missing_names_no_way_in_a_nested_key_path_and_low_throughput_are_each_named()
     {
-        var result = new CosmosOptionsValidator().Validate(null, new CosmosOptions { Database = "", Container = " ", PartitionKeyPath = "/a/b", Throughput = 100 });
+        var result = new CosmosOptionsValidator("Loader:Cosmos").Validate(null, new CosmosOptions { Database = "", Container = " ", PartitionKeyPath = "/a/b", Throughput = 100 });
 
         Assert.Equal(
             [

@@ -7,13 +7,13 @@ public sealed class TablesOptionsValidatorTests
     [Fact]
     public void A_table_and_a_connection_string_pass()
     {
-        Assert.True(new TablesOptionsValidator().Validate(null, new TablesOptions { Table = "flights", ConnectionString = "UseDevelopmentStorage=true" }).Succeeded);
+        Assert.True(new TablesOptionsValidator("Loader:Tables").Validate(null, new TablesOptions { Table = "flights", ConnectionString = "UseDevelopmentStorage=true" }).Succeeded);
     }
 
     [Fact]
     public void A_reserved_table_name_and_two_ways_in_are_named_by_key_without_the_signature()
     {
-        var result = new TablesOptionsValidator().Validate(null, new TablesOptions { Table = "Tables", Endpoint = "ftp://account.table.core.windows.net?sig=secret", ConnectionString = "UseDevelopmentStorage=true" });
+        var result = new TablesOptionsValidator("Loader:Tables").Validate(null, new TablesOptions { Table = "Tables", Endpoint = "ftp://account.table.core.windows.net?sig=secret", ConnectionString = "UseDevelopmentStorage=true" });
 
         Assert.Equal(
             [
