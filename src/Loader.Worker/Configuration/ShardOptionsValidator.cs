@@ -11,10 +11,9 @@ namespace Loader.Worker.Configuration;
 /// <param name="command">The verb the settings are for: what it requires is named with it.</param>
 public sealed class ShardOptionsValidator(string section, LoaderCommand command) : IValidateOptions<ShardOptions>
 {
-    public ValidateOptionsResult Validate(string? name, ShardOptions options)
+    public ValidateOptionsResult Validate(string? name, ShardOptions shards)
     {
         var failures = new SettingFailures();
-        var shards = options;
         var verb = command.ToString().ToLowerInvariant();
         if (string.IsNullOrWhiteSpace(shards.State))
         {
@@ -38,18 +37,14 @@ public sealed class ShardOptionsValidator(string section, LoaderCommand command)
             failures.Add($"{section}:Queue: {error}");
         }
 
-        if (!Enum.IsDefined(shards.By))
-        {
-            failures.Add($"{section}:By '{shards.By}' is not one of {string.Join(", ", Enum.GetNames<ShardKind>())}.");
-        }
-
-        Check(failures, shards.Count is >= 1 and <= 1000, $"{section}:Count must be between 1 and 1000, was {shards.Count}.");
+        failures.Defined($"{section}:By", shards.By);
+        failures.Range($"{section}:Count", shards.Count, 1, 1000);
         Check(failures, shards.TargetBytes >= ShardOptions.MinTargetBytes, $"{section}:TargetBytes must be at least {ShardOptions.MinTargetBytes}, was {shards.TargetBytes}.");
         Check(failures, shards.VisibilityTimeout >= TimeSpan.FromSeconds(20) && shards.VisibilityTimeout <= TimeSpan.FromDays(7),
             $"{section}:VisibilityTimeout must be between 00:00:20 and 7.00:00:00 (a shard's lease lasts 5 s less, 15-60 s), was {shards.VisibilityTimeout}.");
-        Check(failures, shards.MaxDequeues is >= 1 and <= 100, $"{section}:MaxDequeues must be between 1 and 100, was {shards.MaxDequeues}.");
+        failures.Range($"{section}:MaxDequeues", shards.MaxDequeues, 1, 100);
         Check(failures, shards.RetryDelay >= TimeSpan.Zero && shards.RetryDelay <= TimeSpan.FromDays(7), $"{section}:RetryDelay must be between 0 and 7 days, was {shards.RetryDelay}.");
-        Check(failures, shards.PollInterval > TimeSpan.Zero, $"{section}:PollInterval must be a positive duration such as 00:00:05, was {shards.PollInterval}.");
+        failures.Positive($"{section}:PollInterval", shards.PollInterval);
 
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
     }
