@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>How a benchmark run ended, for scripts: the worst of its results.</summary>
-public static class BenchExitCodes
+internal static class BenchExitCodes
 {
     public const int TargetsMet = 0;
 

@@ -3,7 +3,7 @@ using Loader.Worker.Tests.Infrastructure;
 namespace Loader.Benchmarks;
 
 /// <summary>Where the benchmarks find the loader and keep what they make (bench/results is ignored by git).</summary>
-public static class BenchPaths
+internal static class BenchPaths
 {
     public static string Results => Path.Combine(RepositoryPaths.Root, "bench", "results");
 

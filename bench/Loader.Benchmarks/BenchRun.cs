@@ -4,7 +4,7 @@ namespace Loader.Benchmarks;
 /// What every benchmark command opens and closes with: a heading, the machine, the command line and the data set,
 /// and at the end the load average and the results file.
 /// </summary>
-public sealed class BenchRun
+internal sealed class BenchRun
 {
     private readonly string _command;
     private readonly TextWriter _output;

@@ -8,7 +8,7 @@ namespace Loader.Benchmarks;
 /// each command uses those that apply to it and has its own defaults. <c>Budget</c> (RU/s) and <c>RuPerKilobyte</c>
 /// (RU per started KiB of entity JSON) set up the throttling simulator, for <c>throttle</c> only.
 /// </summary>
-public sealed record BenchSettings(long Rows, int Columns, int Partitions, int Parallel, int PerRowRows, int Repeat, int Budget, int RuPerKilobyte, DataShape Shape = DataShape.Skewed)
+internal sealed record BenchSettings(long Rows, int Columns, int Partitions, int Parallel, int PerRowRows, int Repeat, int Budget, int RuPerKilobyte, DataShape Shape = DataShape.Skewed)
 {
     public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU] [--baseline-loader DLL] [--azurite RELEASE]";
 

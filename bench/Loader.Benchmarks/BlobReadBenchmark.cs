@@ -14,7 +14,7 @@ namespace Loader.Benchmarks;
 /// (one block at a time, pinned to the same ETag): the generated CSV uploaded to Azurite, then parsed by the loader's
 /// CSV reader from each stream in turns, with the same block size.
 /// </summary>
-public sealed class BlobReadBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class BlobReadBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "blobread";
 

@@ -11,7 +11,7 @@ namespace Loader.Benchmarks;
 /// its ratio to the plain file's, and what share of the loader's CPU decompressing takes (the same file decompressed
 /// by the loader's own part stream to nowhere, single-threaded, over the CPU the whole dry run of it used).
 /// </summary>
-public sealed class CompressedInputBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class CompressedInputBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "compressed";
 
@@ -118,7 +118,7 @@ public sealed class CompressedInputBenchmark(BenchSettings settings, TextWriter 
 }
 
 /// <summary>One dry run of one form of the input.</summary>
-public sealed record CompressedSample(
+internal sealed record CompressedSample(
     InputCompression Codec,
     int Repeat,
     long Bytes,
@@ -134,7 +134,7 @@ public sealed record CompressedSample(
 }
 
 /// <summary>What <c>compressed</c> writes to bench/results/compressed-&lt;time&gt;.json.</summary>
-public sealed record CompressedResults(
+internal sealed record CompressedResults(
     DateTimeOffset StartedAt,
     MachineFacts Machine,
     BenchSettings Settings,

@@ -9,7 +9,7 @@ namespace Loader.Benchmarks;
 /// fresh one per run, as it slows as it fills): whether the adaptive limit keeps the rows/s of Fixed while cutting the
 /// latency that only queueing added. Runs alternate, so a machine growing busier favours neither.
 /// </summary>
-public sealed class ConcurrencyBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class ConcurrencyBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "concurrency";
 
@@ -136,7 +136,7 @@ public sealed class ConcurrencyBenchmark(BenchSettings settings, TextWriter outp
 }
 
 /// <summary>One load of the concurrency benchmark.</summary>
-public sealed record ConcurrencyRun(
+internal sealed record ConcurrencyRun(
     string Mode,
     int Repeat,
     int ExitCode,
@@ -159,7 +159,7 @@ public sealed record ConcurrencyRun(
 }
 
 /// <summary>What <c>concurrency</c> writes to bench/results/concurrency-&lt;time&gt;.json.</summary>
-public sealed record ConcurrencyResults(
+internal sealed record ConcurrencyResults(
     DateTimeOffset StartedAt,
     MachineFacts Machine,
     BenchSettings Settings,

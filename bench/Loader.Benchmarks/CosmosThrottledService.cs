@@ -9,7 +9,7 @@ namespace Loader.Benchmarks;
 /// A fresh cosmosdb-server behind the Cosmos DB stand-in, which runs in this process: Cosmos DB for NoSQL in
 /// Gateway mode, reached by the loader through the real SDK, charging request units and answering 429 over its budget.
 /// </summary>
-public sealed class CosmosThrottledService : IThrottledService
+internal sealed class CosmosThrottledService : IThrottledService
 {
     private const string Database = "bench";
 

@@ -6,7 +6,7 @@ namespace Loader.Benchmarks;
 /// CPU one process used during a phase, as cores busy on average (1.0: one core flat out). Azurite runs its
 /// JavaScript on one thread, so near 1.0 it is the bottleneck; on a 2-core machine, everything shares two.
 /// </summary>
-public sealed class CpuMeter
+internal sealed class CpuMeter
 {
     private readonly int? _pid;
     private readonly double? _startSeconds;

@@ -9,7 +9,7 @@ namespace Loader.Benchmarks;
 /// <param name="Path">The file.</param>
 /// <param name="CommandLine">The DataGen command that writes the same file.</param>
 /// <param name="Data">What it holds: rows, partitions, and the rows repeating an earlier key (the table ends with one entity per distinct key).</param>
-public sealed record Dataset(string Path, string CommandLine, GeneratedData Data)
+internal sealed record Dataset(string Path, string CommandLine, GeneratedData Data)
 {
     private const int Seed = 42;
 

@@ -6,7 +6,7 @@ namespace Loader.Benchmarks;
 /// The loader's own ceiling: a dry run reads, maps, validates and batches the whole input and sends nothing, so
 /// it measures the CSV path and the memory the pipeline holds, free of any service.
 /// </summary>
-public sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "dryrun";
 

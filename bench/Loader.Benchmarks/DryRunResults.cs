@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>What <c>dryrun</c> writes to bench/results/dryrun-&lt;time&gt;.json.</summary>
-public sealed record DryRunResults(
+internal sealed record DryRunResults(
     DateTimeOffset StartedAt,
     MachineFacts Machine,
     BenchSettings Settings,

@@ -5,7 +5,7 @@ namespace Loader.Benchmarks;
 /// reports it about itself, and as VmHWM polled from /proc while it ran (the cross-check). Wall time runs from
 /// process start to exit, .NET start-up included; the report's seconds do not.
 /// </summary>
-public sealed record DryRunSample(
+internal sealed record DryRunSample(
     int Repeat,
     long Rows,
     double Seconds,

@@ -4,7 +4,7 @@ using Loader.DataGen;
 namespace Loader.Benchmarks;
 
 /// <summary>How every benchmark loads DataGen's flight CSVs: keys that are unique per row, and typed columns.</summary>
-public static class FlightSchema
+internal static class FlightSchema
 {
     public const string Table = "flights";
 

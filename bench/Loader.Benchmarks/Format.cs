@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Loader.Benchmarks;
 
 /// <summary>Numbers as the tables print them: invariant culture, thousands separated, a dash when there is nothing to show.</summary>
-public static class Format
+internal static class Format
 {
     public static string Number(double? value, int decimals = 0) =>
         value is { } number ? number.ToString("N" + decimals.ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture) : "–";

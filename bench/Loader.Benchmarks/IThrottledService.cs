@@ -6,7 +6,7 @@ namespace Loader.Benchmarks;
 /// A store behind a request-unit budget for one run of <c>throttle</c>: Azurite behind the throttling simulator
 /// (Cosmos DB for Table), or cosmosdb-server behind the Cosmos DB stand-in (Cosmos DB for NoSQL through the real SDK).
 /// </summary>
-public interface IThrottledService : IAsyncDisposable
+internal interface IThrottledService : IAsyncDisposable
 {
     /// <summary>What the store is, for the output.</summary>
     string Description { get; }

@@ -13,7 +13,7 @@ namespace Loader.Benchmarks;
 /// CSV into the Table service: the loader end to end, and two baselines measured in the same run, each phase on a
 /// fresh Azurite (it slows down as it fills). Absolute speeds on a shared machine wander; the ratios hold.
 /// </summary>
-public sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "ingest";
 

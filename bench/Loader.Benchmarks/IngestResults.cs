@@ -4,7 +4,7 @@ namespace Loader.Benchmarks;
 /// What <c>ingest</c> writes to bench/results/ingest-&lt;time&gt;.json: every run, and per measurement the median
 /// over the runs (peak memory: the largest). Not valid when any phase lost rows or failed: then no number means anything.
 /// </summary>
-public sealed record IngestResults(
+internal sealed record IngestResults(
     DateTimeOffset StartedAt,
     MachineFacts Machine,
     BenchSettings Settings,

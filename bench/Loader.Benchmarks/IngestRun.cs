@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>One repeat of the ingest benchmark: the loader and its two baselines, each on a fresh Azurite.</summary>
-public sealed record IngestRun(int Repeat, Measurement Loader, Measurement RawBatchCeiling, Measurement OneRequestPerRow)
+internal sealed record IngestRun(int Repeat, Measurement Loader, Measurement RawBatchCeiling, Measurement OneRequestPerRow)
 {
     public IEnumerable<Measurement> Measurements() => [Loader, RawBatchCeiling, OneRequestPerRow];
 }

@@ -10,7 +10,7 @@ namespace Loader.Benchmarks;
 /// another build given by <c>--baseline-loader</c> (the hand-written REST client of commit 491e8a8), in turns, on the
 /// same input; rows/s come from each report, CPU per row from the loader process's user and system time.
 /// </summary>
-public sealed class InstantBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "instant";
     public const string SdkName = "SDK adapter (this build)";
@@ -126,7 +126,7 @@ public sealed class InstantBenchmark(BenchSettings settings, TextWriter output)
 /// <param name="PeakMiB">The report's peak resident memory.</param>
 /// <param name="CommandLine">The loader's command line, as run.</param>
 /// <param name="Problem">Why the run cannot be trusted, or null.</param>
-public sealed record InstantSample(
+internal sealed record InstantSample(
     string Loader, int Repeat, long Rows, double Seconds, long Batches, double? CpuSeconds, double? LoaderCores, double? EndpointCores,
     double? PeakMiB, string CommandLine, string? Problem)
 {
@@ -135,7 +135,7 @@ public sealed record InstantSample(
     public double? CpuMicrosecondsPerRow => CpuSeconds is { } cpu && Rows > 0 ? Math.Round(cpu * 1e6 / Rows, 2) : null;
 }
 
-public sealed record InstantResults(
+internal sealed record InstantResults(
     DateTimeOffset StartedAt,
     MachineFacts Machine,
     BenchSettings Settings,

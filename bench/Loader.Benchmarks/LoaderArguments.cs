@@ -3,7 +3,7 @@ using static System.FormattableString;
 namespace Loader.Benchmarks;
 
 /// <summary>The loader's command line for loading a flight CSV, as a user would type it.</summary>
-public static class LoaderArguments
+internal static class LoaderArguments
 {
     /// <summary>A load into the Table service at <paramref name="connectionString"/>, or with none a dry run, which connects to nothing.</summary>
     public static IReadOnlyList<string> For(string input, BenchSettings settings, string reportPath, string? connectionString) =>

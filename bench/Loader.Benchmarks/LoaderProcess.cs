@@ -4,7 +4,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Benchmarks;
 
 /// <summary>Runs the built loader in its own process, as an operator would, polling its peak memory and CPU time while it runs.</summary>
-public static class LoaderProcess
+internal static class LoaderProcess
 {
     private static readonly TimeSpan s_pollInterval = TimeSpan.FromMilliseconds(50);
 

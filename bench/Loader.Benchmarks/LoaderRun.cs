@@ -7,7 +7,7 @@ namespace Loader.Benchmarks;
 /// to exit (.NET start-up included, unlike the report's elapsed time), VmHWM polled from /proc while it ran (a
 /// cross-check of the report's own peak), and the user and system CPU time it used.
 /// </summary>
-public sealed record LoaderRun(int ExitCode, LoadReport? Report, double WallSeconds, double? PeakResidentMiB, double? CpuSeconds, string CommandLine, string LogPath)
+internal sealed record LoaderRun(int ExitCode, LoadReport? Report, double WallSeconds, double? PeakResidentMiB, double? CpuSeconds, string CommandLine, string LogPath)
 {
     public double? CoresUsed => CpuSeconds is { } cpu && WallSeconds > 0 ? Math.Round(cpu / WallSeconds, 2) : null;
 

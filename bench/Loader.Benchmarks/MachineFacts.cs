@@ -7,7 +7,7 @@ using static System.FormattableString;
 namespace Loader.Benchmarks;
 
 /// <summary>The machine a result came from: results from another machine, or from a busy one, do not compare.</summary>
-public sealed record MachineFacts(int Cores, string Cpu, double MemoryGiB, string Os, string Runtime, string Sdk, string Node, string Azurite, string Commit, string LoadAverageAtStart)
+internal sealed record MachineFacts(int Cores, string Cpu, double MemoryGiB, string Os, string Runtime, string Sdk, string Node, string Azurite, string Commit, string LoadAverageAtStart)
 {
     public static async Task<MachineFacts> GatherAsync(CancellationToken cancellationToken)
     {

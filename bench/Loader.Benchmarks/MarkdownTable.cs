@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>A markdown table padded to line up in a terminal too: first column left-aligned, the numbers right-aligned.</summary>
-public sealed class MarkdownTable(params string[] headers)
+internal sealed class MarkdownTable(params string[] headers)
 {
     private readonly List<string[]> _rows = [];
 

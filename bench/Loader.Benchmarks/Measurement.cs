@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>One timed phase: what it wrote, how fast, and whether the table held every row afterwards.</summary>
-public sealed record Measurement
+internal sealed record Measurement
 {
     public required string Name { get; init; }
 

@@ -6,7 +6,7 @@ namespace Loader.Benchmarks;
 /// Reads the loader's timeline (one sample per progress interval) as a throttled load: windows of a few samples
 /// each, short enough to show the pace converging and few enough to fit on a screen, and when the pace settled.
 /// </summary>
-public static class PaceSeries
+internal static class PaceSeries
 {
     /// <summary>Windows of about <paramref name="step"/> seconds; the last one ends where the load did.</summary>
     public static IReadOnlyList<PaceWindow> Windows(IReadOnlyList<ProgressSample> timeline, double step)

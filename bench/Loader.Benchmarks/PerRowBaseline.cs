@@ -8,7 +8,7 @@ namespace Loader.Benchmarks;
 /// The naive way to load: one insert-or-replace request per row, a few in flight, as a hand-written script
 /// using the SDK would. The loader's batching is worth the ratio of its speed to this.
 /// </summary>
-public static class PerRowBaseline
+internal static class PerRowBaseline
 {
     public const int InFlight = 10;
 

@@ -12,7 +12,7 @@ namespace Loader.Benchmarks;
 /// The input mapped and batched by the loader's own mapper and batcher, with its default settings, before any
 /// clock starts: the baselines then time nothing but writing, on the very batches the loader would send.
 /// </summary>
-public sealed record PreparedLoad(IReadOnlyList<LoadEntity> Entities, IReadOnlyList<EntityBatch> Batches)
+internal sealed record PreparedLoad(IReadOnlyList<LoadEntity> Entities, IReadOnlyList<EntityBatch> Batches)
 {
     public static PreparedLoad Create(string csvPath, int columns)
     {

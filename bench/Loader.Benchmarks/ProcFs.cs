@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Loader.Benchmarks;
 
 /// <summary>What the Linux kernel reports about a process in /proc: peak resident memory and CPU time used.</summary>
-public static class ProcFs
+internal static class ProcFs
 {
     // utime and stime count clock ticks of USER_HZ, which Linux fixes at 100 on every mainstream architecture.
     private const double TicksPerSecond = 100;

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Loader.Benchmarks;
 
 /// <summary>Rows done over time in a phase, to show whether the service slows down as the table fills. Thread-safe.</summary>
-public sealed class ProgressTimeline
+internal sealed class ProgressTimeline
 {
     private readonly List<(double Seconds, long Rows)> _points = [];
     private readonly long _started = Stopwatch.GetTimestamp();

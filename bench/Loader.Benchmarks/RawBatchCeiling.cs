@@ -9,7 +9,7 @@ namespace Loader.Benchmarks;
 /// straight through its Tables adapter with P in flight and no reading, mapping, ordering, bookkeeping or retries.
 /// The loader can come close to it, not beat it.
 /// </summary>
-public static class RawBatchCeiling
+internal static class RawBatchCeiling
 {
     public static Task<WriteTiming> WriteAsync(TableClient client, IReadOnlyList<EntityBatch> batches, int parallel, CancellationToken cancellationToken)
     {

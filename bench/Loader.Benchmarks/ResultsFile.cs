@@ -4,7 +4,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Benchmarks;
 
 /// <summary>Writes a run's results as JSON beside the others in bench/results, named by command and time.</summary>
-public static class ResultsFile
+internal static class ResultsFile
 {
     public static string Write<T>(string command, DateTimeOffset startedAt, T results)
     {

@@ -14,7 +14,7 @@ namespace Loader.Benchmarks;
 /// Azurite's Queue and Blob services. Rows/s from <c>status</c> (first shard's start to last shard's end); target: N
 /// workers at least 0.8 × N × one worker's rows/s.
 /// </summary>
-public sealed class ScaleOutBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class ScaleOutBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "scaleout";
     private const int LatencyMs = 50;
@@ -120,9 +120,9 @@ public sealed class ScaleOutBenchmark(BenchSettings settings, TextWriter output)
     }
 }
 
-public sealed record ScaleOutSample(
+internal sealed record ScaleOutSample(
     int Workers, int Run, long RowsWritten, double Seconds, double RowsPerSecond, double WallSeconds, double CpuSeconds, long Requests, double WorstP99Ms, string CommandLine, string? Problem);
 
-public sealed record ScaleOutResults(
+internal sealed record ScaleOutResults(
     DateTimeOffset StartedAt, MachineFacts Machine, BenchSettings Settings, string CommandLine, string DataCommandLine,
     IReadOnlyList<ScaleOutSample> Samples, IReadOnlyList<TargetCheck> Targets, bool Valid, string LoadAverage);

@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>Command lines as a POSIX shell would need them typed, so the printed commands can be pasted back.</summary>
-public static class ShellText
+internal static class ShellText
 {
     private const string Plain = "-_./:=,@+%";
 

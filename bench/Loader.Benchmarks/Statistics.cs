@@ -1,7 +1,7 @@
 namespace Loader.Benchmarks;
 
 /// <summary>Summaries over repeated runs: the median, which one disturbed run cannot move far.</summary>
-public static class Statistics
+internal static class Statistics
 {
     public static double Median(IEnumerable<double> values)
     {

@@ -3,7 +3,7 @@ using Azure.Data.Tables;
 namespace Loader.Benchmarks;
 
 /// <summary>Counts what a table holds after a phase: a benchmark that lost rows measured nothing.</summary>
-public static class TableCount
+internal static class TableCount
 {
     public static async Task<long> CountAsync(string connectionString, string table, CancellationToken cancellationToken)
     {

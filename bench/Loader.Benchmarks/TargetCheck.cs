@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Loader.Benchmarks;
 
 /// <summary>A measured value against its target: at least (a speed, a ratio) or at most (memory).</summary>
-public sealed record TargetCheck(string Name, double Value, double Bound, bool AtLeast)
+internal sealed record TargetCheck(string Name, double Value, double Bound, bool AtLeast)
 {
     public bool Pass => AtLeast ? Value >= Bound : Value <= Bound;
 

@@ -12,7 +12,7 @@ namespace Loader.Benchmarks;
 /// the same budget and cost per row. The budget B is the baseline: each default load should use nearly all of it
 /// with few 429s and lose nothing.
 /// </summary>
-public sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
+internal sealed class ThrottleBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "throttle";
 

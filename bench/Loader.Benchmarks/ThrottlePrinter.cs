@@ -3,7 +3,7 @@ using static System.FormattableString;
 namespace Loader.Benchmarks;
 
 /// <summary>The tables of <c>throttle</c>: the two runs side by side, the loader's counts against the simulator's, the pace over time, the targets.</summary>
-public static class ThrottlePrinter
+internal static class ThrottlePrinter
 {
     // Azurite and cosmosdb-server run their JavaScript on one thread: near one core busy, the store may be what limits the load, not the budget.
     private const double SaturatedCores = 0.9;

@@ -5,7 +5,7 @@ namespace Loader.Benchmarks;
 /// against the targets), the Fixed one it is compared with, and the Cosmos DB load at default settings (checked
 /// against the same targets). Not valid when any run measured nothing.
 /// </summary>
-public sealed record ThrottleResults(
+internal sealed record ThrottleResults(
     DateTimeOffset StartedAt,
     MachineFacts Machine,
     BenchSettings Settings,

@@ -7,7 +7,7 @@ namespace Loader.Benchmarks;
 /// One load through the throttling simulator: what the loader reported, what the simulator counted (the two must
 /// agree), what the table held afterwards, and how the pace went over time.
 /// </summary>
-public sealed record ThrottleRun
+internal sealed record ThrottleRun
 {
     public required string Name { get; init; }
 

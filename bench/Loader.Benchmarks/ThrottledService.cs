@@ -9,7 +9,7 @@ namespace Loader.Benchmarks;
 /// A fresh in-memory Azurite behind the throttling simulator, which runs in this process: a Table service that
 /// charges request units and answers 429 over its budget, as Cosmos DB for Table does. Azurite never throttles.
 /// </summary>
-public sealed class ThrottledService : IThrottledService
+internal sealed class ThrottledService : IThrottledService
 {
     private ThrottledService(AzuriteProcess azurite, SimulatorHost simulator)
     {

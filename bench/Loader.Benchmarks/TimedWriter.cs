@@ -9,7 +9,7 @@ namespace Loader.Benchmarks;
 /// nothing but the requests themselves, to measure what the service takes. <c>write</c> sends one request and
 /// returns null on success, or what the service said.
 /// </summary>
-public static class TimedWriter
+internal static class TimedWriter
 {
     public static async Task<WriteTiming> RunAsync<T>(
         IReadOnlyList<T> items, int inFlight, Func<T, int> rowsOf, Func<T, CancellationToken, Task<string?>> write, CancellationToken cancellationToken)

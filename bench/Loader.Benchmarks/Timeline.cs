@@ -3,7 +3,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Benchmarks;
 
 /// <summary>Rates read off a loader report's timeline (one sample per progress interval).</summary>
-public static class Timeline
+internal static class Timeline
 {
     /// <summary>Rows per second within each tenth of the rows written, first tenth first, interpolating between samples.</summary>
     public static IReadOnlyList<double> RowsPerSecondByTenth(IReadOnlyList<ProgressSample> timeline)

@@ -3,7 +3,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Benchmarks;
 
 /// <summary>What a timed write of a benchmark's own (not the loader's) produced.</summary>
-public sealed record WriteTiming(
+internal sealed record WriteTiming(
     long Rows,
     long Requests,
     double Seconds,

@@ -12,4 +12,4 @@ namespace Loader.Worker.Batching;
 /// null: until the buffer is full or the input ends. Bounds how far the checkpoint's low watermark trails the
 /// reader, since a rare key's batch would otherwise hold it back until the end of the input.
 /// </param>
-public sealed record BatchingPolicy(int MaxOperations, long MaxPayloadBytes, int MaxBufferedRows, WriteMode Mode, TimeSpan? MaxBatchDelay = null);
+internal sealed record BatchingPolicy(int MaxOperations, long MaxPayloadBytes, int MaxBufferedRows, WriteMode Mode, TimeSpan? MaxBatchDelay = null);

@@ -3,9 +3,9 @@ using Loader.Abstractions;
 namespace Loader.Worker.Batching;
 
 /// <summary>What became of a row whose keys were already waiting in the same partial batch.</summary>
-public readonly record struct DuplicateKey(LoadEntity Earlier, LoadEntity Later, DuplicateResolution Resolution);
+internal readonly record struct DuplicateKey(LoadEntity Earlier, LoadEntity Later, DuplicateResolution Resolution);
 
-public enum DuplicateResolution
+internal enum DuplicateResolution
 {
     /// <summary>Upsert: the later row replaces the earlier, which is counted as superseded.</summary>
     LaterReplacesEarlier,

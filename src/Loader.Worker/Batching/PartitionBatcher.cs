@@ -10,7 +10,7 @@ namespace Loader.Worker.Batching;
 /// so a rare key's row never waits for the end of the input. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
 /// Single-threaded: one pipeline stage owns it.
 /// </summary>
-public sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, TimeProvider? timeProvider = null)
+internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, EntityInspection> inspect, TimeProvider? timeProvider = null)
 {
     private readonly TimeProvider _time = timeProvider ?? TimeProvider.System;
 

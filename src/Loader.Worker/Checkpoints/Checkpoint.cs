@@ -8,7 +8,7 @@ namespace Loader.Worker.Checkpoints;
 /// start to resume. Tied to its input and settings by <see cref="Input"/> and <see cref="Settings"/>, so it is never
 /// applied to another load. Version 1 (no <see cref="ReadUpTo"/>) is read as a watermark alone.
 /// </summary>
-public sealed record Checkpoint
+internal sealed record Checkpoint
 {
     public const int CurrentVersion = 2;
 
@@ -50,4 +50,4 @@ public sealed record Checkpoint
 /// <param name="Offset">The compressed byte at or before which the damage lies.</param>
 /// <param name="Reason">What was found, as the load reported it.</param>
 /// <param name="Rest">What identifies the rest of the input (<see cref="Inputs.InputSource.IdentifyAllBut"/>): it must not change.</param>
-public sealed record InputDamage(string Part, long Offset, string Reason, string Rest);
+internal sealed record InputDamage(string Part, long Offset, string Reason, string Rest);

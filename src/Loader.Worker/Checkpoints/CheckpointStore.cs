@@ -5,7 +5,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>A checkpoint as JSON in an <see cref="OutputFile"/>: a local file, or a blob beside a blob input.</summary>
-public sealed class CheckpointStore(OutputFile file) : ICheckpointStore
+internal sealed class CheckpointStore(OutputFile file) : ICheckpointStore
 {
     /// <summary>A checkpoint in a local file.</summary>
     public static CheckpointStore AtPath(string path) => new(new LocalOutputFile(path));

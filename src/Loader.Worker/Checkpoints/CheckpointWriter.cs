@@ -12,7 +12,7 @@ namespace Loader.Worker.Checkpoints;
 /// none has landed for <see cref="LostAfter"/>, the load has lost the crash safety it was configured with, and
 /// <see cref="Lost"/> fires so it stops rather than run on without it.
 /// </summary>
-public sealed partial class CheckpointWriter(
+internal sealed partial class CheckpointWriter(
     ICheckpointStore store,
     ResumePoint resume,
     RecordWatermark watermark,

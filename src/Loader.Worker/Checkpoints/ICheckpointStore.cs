@@ -1,7 +1,7 @@
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>Where checkpoints live: a file here, a blob in Azure.</summary>
-public interface ICheckpointStore
+internal interface ICheckpointStore
 {
     /// <summary>The stored checkpoint, or null when there is none.</summary>
     Task<Checkpoint?> ReadAsync(CancellationToken cancellationToken);

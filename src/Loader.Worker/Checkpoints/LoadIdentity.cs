@@ -6,7 +6,7 @@ namespace Loader.Worker.Checkpoints;
 /// What a checkpoint is tied to: the input (<see cref="InputSource.Identify"/>) and the settings that decide what is
 /// written where (<see cref="Configuration.IdentifyingSettings"/>).
 /// </summary>
-public static class LoadIdentity
+internal static class LoadIdentity
 {
     /// <summary>Why a checkpoint does not belong to this load, naming what differs; null when it does.</summary>
     public static string? Mismatch(Checkpoint checkpoint, InputIdentity input, IReadOnlyDictionary<string, string> settings) =>

@@ -12,7 +12,7 @@ namespace Loader.Worker.Checkpoints;
 /// Thread-safe: the batch stage marks rows pending, the dispatcher settles them, the checkpoint writer takes snapshots.
 /// </summary>
 /// <remarks>The records in batches are bits over a window from the watermark up, which slides as the watermark moves.</remarks>
-public sealed class RecordWatermark
+internal sealed class RecordWatermark
 {
     private readonly Lock _lock = new();
 
@@ -234,4 +234,4 @@ public sealed class RecordWatermark
 /// <param name="ReadUpToLine">The line on which that record starts.</param>
 /// <param name="Pending">The records from the watermark to <paramref name="ReadUpTo"/> still in batches, as [first, last] ranges.</param>
 /// <param name="PendingRows">How many they are.</param>
-public sealed record WatermarkSnapshot(long NextRecord, long ReadUpTo, long ReadUpToLine, IReadOnlyList<long[]> Pending, long PendingRows);
+internal sealed record WatermarkSnapshot(long NextRecord, long ReadUpTo, long ReadUpToLine, IReadOnlyList<long[]> Pending, long PendingRows);

@@ -23,7 +23,7 @@ namespace Loader.Worker.Checkpoints;
 /// </param>
 /// <param name="statistics">Counts the records skipped.</param>
 /// <param name="logger">Says where the load resumes.</param>
-public sealed partial class ResumePlanner(
+internal sealed partial class ResumePlanner(
     LoaderOptions settings,
     bool canSkipUnread,
     LoadStatistics statistics,

@@ -7,7 +7,7 @@ namespace Loader.Worker.Checkpoints;
 /// <param name="HighestSentBefore">The highest record the earlier run sent: under Insert, a conflict on a record up to here is the earlier run's own write.</param>
 /// <param name="Input">The input this load reads.</param>
 /// <param name="Settings">The settings that tie the checkpoint to this load.</param>
-public sealed record ResumePoint(long SkipRecords, long HighestSentBefore, InputIdentity Input, IReadOnlyDictionary<string, string> Settings)
+internal sealed record ResumePoint(long SkipRecords, long HighestSentBefore, InputIdentity Input, IReadOnlyDictionary<string, string> Settings)
 {
     public bool Resumed => SkipRecords > 0 || Window is not null;
 

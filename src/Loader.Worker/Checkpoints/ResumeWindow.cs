@@ -8,7 +8,7 @@ namespace Loader.Worker.Checkpoints;
 /// <param name="ReadUpTo">The highest record the earlier run had read and passed into batches.</param>
 /// <param name="ReadUpToLine">The line on which that record starts: the earlier run's rejects up to it stay in the rejects file.</param>
 /// <param name="Pending">The records up to <paramref name="ReadUpTo"/> that were still in batches, as sorted [first, last] ranges.</param>
-public sealed record ResumeWindow(long ReadUpTo, long ReadUpToLine, IReadOnlyList<long[]> Pending)
+internal sealed record ResumeWindow(long ReadUpTo, long ReadUpToLine, IReadOnlyList<long[]> Pending)
 {
     /// <summary>Whether the earlier run settled <paramref name="record"/> (a well-formed record's number).</summary>
     public bool Settled(long record)

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>How the loader signs in to Azure Monitor (<c>Loader:Telemetry:AzureMonitorAuthentication</c>).</summary>
-public enum AzureMonitorAuthentication
+internal enum AzureMonitorAuthentication
 {
     /// <summary>The instrumentation key of the connection string.</summary>
     ConnectionString,

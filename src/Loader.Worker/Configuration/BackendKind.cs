@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>The store a load writes to.</summary>
-public enum BackendKind
+internal enum BackendKind
 {
     /// <summary>Azure Table Storage, Azurite, or Azure Cosmos DB for Table</summary>
     Tables,

@@ -9,7 +9,7 @@ namespace Loader.Worker.Configuration;
 /// (<c>Decimal</c>, <c>bogus</c>) is left out of the dictionary without a word — the column then loads as text — and
 /// a number (<c>99</c>) is taken for a type that does not exist.
 /// </summary>
-public sealed class ColumnTypeSettingsValidator(IConfiguration configuration) : IValidateOptions<LoaderOptions>
+internal sealed class ColumnTypeSettingsValidator(IConfiguration configuration) : IValidateOptions<LoaderOptions>
 {
     public ValidateOptionsResult Validate(string? name, LoaderOptions options)
     {

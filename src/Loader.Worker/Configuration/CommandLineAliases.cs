@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>Short command-line switches for the settings used most; any setting also works as <c>--Loader:Key=value</c>.</summary>
-public static class CommandLineAliases
+internal static class CommandLineAliases
 {
     public static readonly IReadOnlyDictionary<string, string> SwitchMappings = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
     {

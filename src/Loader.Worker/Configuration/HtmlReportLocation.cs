@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>Where the HTML report goes: <c>Loader:HtmlReportPath</c>, else beside the JSON report with its name and <c>.html</c>, else nowhere.</summary>
-public static class HtmlReportLocation
+internal static class HtmlReportLocation
 {
     /// <summary>The output setting (a path or a blob URL) the HTML report is written to; null when there is none.</summary>
     public static string? Setting(LoaderOptions options) =>

@@ -6,7 +6,7 @@ namespace Loader.Worker.Configuration;
 /// The settings that decide what a load writes where, by key: a checkpoint and a sharded load's manifest record them,
 /// and a checkpoint or a plan made under other values is not used. Never a secret: endpoints, not connection strings.
 /// </summary>
-public static class IdentifyingSettings
+internal static class IdentifyingSettings
 {
     public static IReadOnlyDictionary<string, string> Of(LoaderOptions options)
     {

@@ -4,7 +4,7 @@ namespace Loader.Worker.Configuration;
 /// What the process does: one load (no verb), or a part of a sharded load (the verbs <c>plan</c>, <c>work</c>,
 /// <c>status</c>, given first on the command line; see the README's <i>Scale out</i>).
 /// </summary>
-public enum LoaderCommand
+internal enum LoaderCommand
 {
     /// <summary>One load of the whole input by this process.</summary>
     Load,

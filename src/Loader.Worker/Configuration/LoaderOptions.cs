@@ -7,7 +7,7 @@ using Loader.Worker.Storage.Blobs;
 namespace Loader.Worker.Configuration;
 
 /// <summary>Settings of one load, bound from the <c>Loader</c> configuration section.</summary>
-public sealed class LoaderOptions
+internal sealed class LoaderOptions
 {
     public const string SectionName = "Loader";
 

@@ -14,7 +14,7 @@ namespace Loader.Worker.Configuration;
 /// so one listing names every problem. Every message names the setting's key and says what is wrong. Whether the
 /// input exists is for opening it to say (see <see cref="Inputs.InputOpener"/>): validation reads no file system.
 /// </summary>
-public sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
+internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
 {
     private readonly CsvOptionsValidator _csv = new(KeyOf(nameof(LoaderOptions.Csv)));
     private readonly RetryOptionsValidator _retry = new(KeyOf(nameof(LoaderOptions.Retry)));

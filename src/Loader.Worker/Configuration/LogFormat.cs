@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>How the console log is written (<c>Loader:LogFormat</c>).</summary>
-public enum LogFormat
+internal enum LogFormat
 {
     /// <summary>JSON lines when the output is not a terminal (a container's log collector), text otherwise.</summary>
     Auto,

@@ -6,7 +6,7 @@ namespace Loader.Worker.Configuration;
 /// <see cref="DefaultsDate"/>; they were not fetched (the build machine has no internet), and they vary by region,
 /// redundancy, reservations and agreements: set your own.
 /// </summary>
-public sealed class PriceOptions
+internal sealed class PriceOptions
 {
     /// <summary>The day the default prices were set.</summary>
     public const string DefaultsDate = "2026-11-23";

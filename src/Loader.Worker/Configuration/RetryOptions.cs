@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>How a batch is retried when the service pushes back or fails transiently (<c>Loader:Retry</c>).</summary>
-public sealed class RetryOptions
+internal sealed class RetryOptions
 {
     /// <summary>Retries per batch after the first attempt; its rows are reported failed once they are spent.</summary>
     public int MaxAttempts { get; set; } = 10;

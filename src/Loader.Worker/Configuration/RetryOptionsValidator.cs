@@ -5,7 +5,7 @@ namespace Loader.Worker.Configuration;
 
 /// <summary>Checks <c>Loader:Retry</c>: a bounded number of attempts and positive delays and time limits.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Retry</c>: each message names its setting in full under it.</param>
-public sealed class RetryOptionsValidator(string section) : IValidateOptions<RetryOptions>
+internal sealed class RetryOptionsValidator(string section) : IValidateOptions<RetryOptions>
 {
     public ValidateOptionsResult Validate(string? name, RetryOptions options)
     {

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Options;
 namespace Loader.Worker.Configuration;
 
 /// <summary>How the root validator gathers what the section validators found.</summary>
-public static class SectionValidation
+internal static class SectionValidation
 {
     /// <summary>Adds what a section's validator found, so the root's one listing names every problem at once.</summary>
     public static void AddSection<T>(this SettingFailures failures, IValidateOptions<T> validator, T section)

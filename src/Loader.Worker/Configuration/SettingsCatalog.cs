@@ -9,7 +9,7 @@ namespace Loader.Worker.Configuration;
 /// meaning (the property's XML documentation). <c>--help</c> prints it and the report lists the values a load ran
 /// with, so a setting added to the options appears in both without anyone remembering to.
 /// </summary>
-public static class SettingsCatalog
+internal static class SettingsCatalog
 {
     /// <summary>What a secret setting's value is shown as.</summary>
     public const string Hidden = "(set, not shown)";
@@ -134,4 +134,4 @@ public static class SettingsCatalog
 }
 
 /// <summary>One setting: its configuration key, short switch (or null), value type, default (empty for none), meaning, and whether its value is secret.</summary>
-public sealed record SettingDescription(string Key, string? Switch, Type Type, string Default, string Meaning, bool IsSecret);
+internal sealed record SettingDescription(string Key, string? Switch, Type Type, string Default, string Meaning, bool IsSecret);

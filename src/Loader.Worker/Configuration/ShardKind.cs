@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>How a sharded load divides its input (<c>Loader:Shards:By</c>); the README's <i>Scale out</i> says what each guarantees.</summary>
-public enum ShardKind
+internal enum ShardKind
 {
     /// <summary>
     /// By partition-key hash: every shard reads the whole input and writes the rows whose partition key falls in its

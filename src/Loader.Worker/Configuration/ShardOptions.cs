@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>Settings of a sharded load (<c>Loader:Shards</c>): where its state and queue live, how the input is cut, how shards are leased.</summary>
-public sealed class ShardOptions
+internal sealed class ShardOptions
 {
     public const long MinTargetBytes = 64 * 1024;
 

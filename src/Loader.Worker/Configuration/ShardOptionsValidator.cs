@@ -9,7 +9,7 @@ namespace Loader.Worker.Configuration;
 /// <summary>Checks <c>Loader:Shards</c> for <paramref name="command"/>, a verb of a sharded load; every message names the setting and the verb.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Shards</c>: each message names its setting in full under it.</param>
 /// <param name="command">The verb the settings are for: what it requires is named with it.</param>
-public sealed class ShardOptionsValidator(string section, LoaderCommand command) : IValidateOptions<ShardOptions>
+internal sealed class ShardOptionsValidator(string section, LoaderCommand command) : IValidateOptions<ShardOptions>
 {
     public ValidateOptionsResult Validate(string? name, ShardOptions shards)
     {

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>Where the loader's metrics go besides the report (<c>Loader:Telemetry</c>).</summary>
-public sealed class TelemetryOptions
+internal sealed class TelemetryOptions
 {
     /// <summary>
     /// An OTLP collector to export metrics to, e.g. <c>http://otel-collector:4318</c>. When empty, the standard

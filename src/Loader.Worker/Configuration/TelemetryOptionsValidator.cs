@@ -5,7 +5,7 @@ namespace Loader.Worker.Configuration;
 
 /// <summary>Checks <c>Loader:Telemetry</c>: destinations that parse, a known protocol, an export interval of a second or more.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Telemetry</c>: each message names its setting in full under it.</param>
-public sealed class TelemetryOptionsValidator(string section) : IValidateOptions<TelemetryOptions>
+internal sealed class TelemetryOptionsValidator(string section) : IValidateOptions<TelemetryOptions>
 {
     public ValidateOptionsResult Validate(string? name, TelemetryOptions options)
     {

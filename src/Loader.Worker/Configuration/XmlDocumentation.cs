@@ -11,7 +11,7 @@ namespace Loader.Worker.Configuration;
 /// plain text: what <c>--help</c> says a setting or exit code means is the comment on its property or constant, so
 /// the two cannot drift apart. Missing when the file is not beside the assembly (then every summary is null).
 /// </summary>
-public static partial class XmlDocumentation
+internal static partial class XmlDocumentation
 {
     private static readonly ConcurrentDictionary<Assembly, IReadOnlyDictionary<string, string>> s_files = new();
 

@@ -1,4 +1,4 @@
 namespace Loader.Worker.Csv;
 
 /// <summary>The input's header cannot be used; the message names the column and the reason.</summary>
-public sealed class CsvHeaderException(string message, Exception? inner = null) : Exception(message, inner);
+internal sealed class CsvHeaderException(string message, Exception? inner = null) : Exception(message, inner);

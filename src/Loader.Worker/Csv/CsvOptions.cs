@@ -1,7 +1,7 @@
 namespace Loader.Worker.Csv;
 
 /// <summary>How the input is parsed (<c>Loader:Csv</c>).</summary>
-public sealed class CsvOptions
+internal sealed class CsvOptions
 {
     /// <summary>
     /// How the input is compressed: <see cref="InputCompression.Auto"/> (a blob's Content-Encoding, else the extension),

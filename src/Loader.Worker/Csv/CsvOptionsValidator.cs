@@ -6,7 +6,7 @@ namespace Loader.Worker.Csv;
 
 /// <summary>Checks <c>Loader:Csv</c>: a delimiter the reader can split on, limits in range, a culture that exists.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Csv</c>: each message names its setting in full under it.</param>
-public sealed class CsvOptionsValidator(string section) : IValidateOptions<CsvOptions>
+internal sealed class CsvOptionsValidator(string section) : IValidateOptions<CsvOptions>
 {
     public ValidateOptionsResult Validate(string? name, CsvOptions options)
     {

@@ -12,7 +12,7 @@ namespace Loader.Worker.Csv;
 /// unterminated quotes, a wrong number of fields) come back in order too, with their text, instead of stopping
 /// the read. Record numbers (<see cref="RowOrigin.Record"/>) count well-formed records; lines count every line.
 /// </summary>
-public sealed class CsvRecordReader : IDisposable
+internal sealed class CsvRecordReader : IDisposable
 {
     private const int BufferSize = 256 * 1024;
 

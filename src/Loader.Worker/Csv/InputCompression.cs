@@ -4,7 +4,7 @@ namespace Loader.Worker.Csv;
 /// How the input's bytes are compressed (<c>Loader:Csv:Compression</c>). <see cref="Auto"/> decides per file: a blob's
 /// <c>Content-Encoding</c>, else the name's extension. Any other value applies to every file of the input.
 /// </summary>
-public enum InputCompression
+internal enum InputCompression
 {
     /// <summary>Plain CSV, whatever the names or encodings say.</summary>
     None,

@@ -9,7 +9,7 @@ namespace Loader.Worker.Csv;
 /// escapes (<c>\n</c>, <c>\u001B</c>), so a header name or a cell cannot start a line of its own in a log or steer a
 /// terminal.
 /// </summary>
-public static class InputText
+internal static class InputText
 {
     private static readonly SearchValues<char> s_unprintable = SearchValues.Create(
         string.Concat(Enumerable.Range(0, 0x20).Concat(Enumerable.Range(0x7F, 0x21)).Select(c => (char)c)) + "\u2028\u2029");

@@ -3,4 +3,4 @@ using Loader.Abstractions;
 namespace Loader.Worker.Csv;
 
 /// <summary>A record the reader could not split into the header's fields, with its text as it stood in the input.</summary>
-public sealed record MalformedRecord(RowOrigin Origin, string Problem, string RawText);
+internal sealed record MalformedRecord(RowOrigin Origin, string Problem, string RawText);

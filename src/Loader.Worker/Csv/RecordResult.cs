@@ -1,4 +1,4 @@
 namespace Loader.Worker.Csv;
 
 /// <summary>One record of the input in order: the mapped value of a well-formed record, or a malformed record.</summary>
-public readonly record struct RecordResult<T>(T? Value, MalformedRecord? Malformed);
+internal readonly record struct RecordResult<T>(T? Value, MalformedRecord? Malformed);

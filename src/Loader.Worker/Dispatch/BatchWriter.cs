@@ -22,7 +22,7 @@ namespace Loader.Worker.Dispatch;
 /// pending, so a restart from the checkpoint writes them again. After a resume under Insert, a conflict on a row up
 /// to the earlier run's highest sent record is that run's own write: counted already written, not rejected.
 /// </remarks>
-public sealed partial class BatchWriter(
+internal sealed partial class BatchWriter(
     IBackendAdapter adapter,
     BatchResilience resilience,
     DispatchControls controls,

@@ -5,7 +5,7 @@ using Loader.Worker.Dispatch.Pacing;
 namespace Loader.Worker.Dispatch;
 
 /// <summary>What sets the pace of one load: the concurrency limiter, the rate pacer, and the signal that tells a hot partition from service-wide pushback.</summary>
-public sealed class DispatchControls : IDisposable
+internal sealed class DispatchControls : IDisposable
 {
     /// <summary>How far back throttles from other partitions count as the same episode of pushback.</summary>
     private static readonly TimeSpan s_throttleWindow = TimeSpan.FromSeconds(5);

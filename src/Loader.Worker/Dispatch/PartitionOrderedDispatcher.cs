@@ -13,7 +13,7 @@ namespace Loader.Worker.Dispatch;
 /// and the reader behind it. Once <c>abort</c> is cancelled, batches still arriving are failed without being
 /// sent and those in flight are cancelled, so the channel always drains and every row is accounted for.
 /// </summary>
-public sealed partial class PartitionOrderedDispatcher(BatchWriter writer, int maxQueued, LoadStatistics statistics, ILogger<PartitionOrderedDispatcher> logger)
+internal sealed partial class PartitionOrderedDispatcher(BatchWriter writer, int maxQueued, LoadStatistics statistics, ILogger<PartitionOrderedDispatcher> logger)
 {
     private readonly Dictionary<string, Task> _tails = new(StringComparer.Ordinal);
     private readonly Lock _tailsLock = new();

@@ -8,7 +8,7 @@ using Loader.Worker.Configuration;
 namespace Loader.Worker.Hosting;
 
 /// <summary>Creates the adapter the settings ask for; a dry run wraps it so its rules apply but nothing is sent.</summary>
-public static class BackendFactory
+internal static class BackendFactory
 {
     public static IBackendAdapter Create(LoaderOptions options, TimeProvider timeProvider)
     {

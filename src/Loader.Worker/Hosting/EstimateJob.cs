@@ -5,7 +5,7 @@ using Microsoft.Extensions.Logging;
 namespace Loader.Worker.Hosting;
 
 /// <summary>Runs <c>--estimate</c> once, prints the plan as text and as JSON, and stops the host with its exit code.</summary>
-public sealed partial class EstimateJob(
+internal sealed partial class EstimateJob(
     LoadEstimator estimator,
     IHostApplicationLifetime lifetime,
     SummaryOutput output,

@@ -3,7 +3,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Hosting;
 
 /// <summary>The loader's process exit codes; a non-zero code marks a Container Apps job execution failed.</summary>
-public static class ExitCodes
+internal static class ExitCodes
 {
     /// <summary>Every row was written, superseded, or rejected within <c>Loader:MaxRejects</c>.</summary>
     public const int Success = 0;

@@ -11,7 +11,7 @@ namespace Loader.Worker.Hosting;
 /// Settings come from <see cref="SettingsCatalog"/> and exit codes from <see cref="ExitCodes"/>, each with its XML
 /// documentation, so the help cannot fall behind the code.
 /// </summary>
-public static class HelpText
+internal static class HelpText
 {
     private const int Width = 100;
     private const string Indent = "      ";

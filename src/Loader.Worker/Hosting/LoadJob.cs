@@ -16,7 +16,7 @@ namespace Loader.Worker.Hosting;
 /// once and gives batches in flight <c>Loader:ShutdownGracePeriod</c> to finish; the report is written either way
 /// and the process exits with the load's exit code.
 /// </summary>
-public sealed partial class LoadJob(
+internal sealed partial class LoadJob(
     LoadPipeline pipeline,
     IOptions<LoaderOptions> options,
     IHostApplicationLifetime lifetime,

@@ -26,7 +26,7 @@ using Spectre.Console;
 namespace Loader.Worker.Hosting;
 
 /// <summary>Builds the generic host that runs one load: configuration from appsettings.json, environment (<c>Loader__Input</c>) and command line (<c>--Loader:Input=path</c> or <c>--input path</c>).</summary>
-public static class LoaderHost
+internal static class LoaderHost
 {
     public static HostApplicationBuilder CreateBuilder(string[] args)
     {

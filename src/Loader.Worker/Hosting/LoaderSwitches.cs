@@ -1,7 +1,7 @@
 namespace Loader.Worker.Hosting;
 
 /// <summary>What the process was asked to do: load (the default), estimate a load, or print help or the version.</summary>
-public enum LoaderCommandKind
+internal enum LoaderCommandKind
 {
     Load,
     Estimate,
@@ -14,7 +14,7 @@ public enum LoaderCommandKind
 /// <c>--estimate</c>), taken out of the arguments before the rest become configuration. Named so that they do not
 /// collide with the verbs of a sharded load (<c>plan</c>, <c>work</c>, <c>status</c>; <see cref="Configuration.LoaderCommand"/>).
 /// </summary>
-public sealed record LoaderSwitches(LoaderCommandKind Kind, string[] Arguments)
+internal sealed record LoaderSwitches(LoaderCommandKind Kind, string[] Arguments)
 {
     public const string EstimateSwitch = "--estimate";
 

@@ -19,7 +19,7 @@ namespace Loader.Worker.Hosting;
 /// Runs one verb of a sharded load (<c>plan</c>, <c>work</c>, <c>status</c>) and stops the host with its exit code, as
 /// <see cref="LoadJob"/> does for a load. A stop request (SIGTERM) reaches <c>work</c>, which gives its shard back.
 /// </summary>
-public sealed partial class ShardJob(
+internal sealed partial class ShardJob(
     IServiceProvider services,
     IOptions<LoaderOptions> options,
     IHostApplicationLifetime lifetime,

@@ -8,7 +8,7 @@ namespace Loader.Worker.Hosting;
 /// is one line naming the cause (exit 10). <c>Program.cs</c> ends here, and so does the tests' in-process runner for
 /// settings, so the exit code and the listing a test sees are the program's own.
 /// </summary>
-public static class StartupFailure
+internal static class StartupFailure
 {
     public const string InvalidSettingsHeading = "Invalid settings; nothing was loaded:";
 

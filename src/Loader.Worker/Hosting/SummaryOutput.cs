@@ -7,7 +7,7 @@ namespace Loader.Worker.Hosting;
 /// Where the human summary goes: standard output, or a writer a test captures. Beside JSON logs it is one JSON
 /// line too, shaped like a log event, so a log collector keeps it whole instead of as a dozen stray lines.
 /// </summary>
-public sealed class SummaryOutput(TextWriter output, LogFormat format = LogFormat.Text)
+internal sealed class SummaryOutput(TextWriter output, LogFormat format = LogFormat.Text)
 {
     public SummaryOutput()
         : this(Console.Out)

@@ -5,7 +5,7 @@ using Loader.Worker.Storage.Blobs;
 namespace Loader.Worker.Inputs;
 
 /// <summary>A blob as part of an input: read in ranged blocks, pinned to the version it had when the load began.</summary>
-public sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(Blob.Name, Blob.Length)
+internal sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(Blob.Name, Blob.Length)
 {
     public override string? Version => Blob.ETag.ToString();
 

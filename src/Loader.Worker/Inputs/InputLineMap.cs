@@ -6,7 +6,7 @@ namespace Loader.Worker.Inputs;
 /// a person looking for a rejected row needs the part and its own line. Filled while reading, read by the
 /// rejects on other threads.
 /// </summary>
-public sealed class InputLineMap
+internal sealed class InputLineMap
 {
     private readonly Lock _lock = new();
     private readonly List<(long FirstLine, long Offset, string Name)> _parts = [];

@@ -13,7 +13,7 @@ namespace Loader.Worker.Inputs;
 /// how each part is compressed (<see cref="CompressionChoice"/>), and checks, before anything is written, that the parts
 /// of a several-part input share one header.
 /// </summary>
-public sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOpener> logger)
+internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<InputOpener> logger)
 {
     private const int HeaderProbeBytes = 64 * 1024;
     private const int HeaderChecksInParallel = 8;

@@ -4,7 +4,7 @@ using Loader.Worker.Inputs.Compression;
 namespace Loader.Worker.Inputs;
 
 /// <summary>One file of an input: a local file or a blob, plain or compressed. An input of several parts is read as one CSV.</summary>
-public abstract record InputPart(string Name, long Length)
+internal abstract record InputPart(string Name, long Length)
 {
     /// <summary>How the part's bytes are compressed (never <see cref="InputCompression.Auto"/>: that is decided when the input is opened).</summary>
     public InputCompression Compression { get; init; } = InputCompression.None;

@@ -5,7 +5,7 @@ namespace Loader.Worker.Inputs;
 /// the time left are measured against the size the storage reports. Counted under any decompressor, by every part
 /// as it is read; read from any thread.
 /// </summary>
-public sealed class InputProgress(long length)
+internal sealed class InputProgress(long length)
 {
     private long _bytesRead;
 

@@ -4,7 +4,7 @@ using System.Text;
 namespace Loader.Worker.Inputs;
 
 /// <summary>What a load reads: one or more parts (files, blobs) in name order, read as one CSV.</summary>
-public sealed class InputSource
+internal sealed class InputSource
 {
     private const int SampleBytes = 1024 * 1024;
 

@@ -1,4 +1,4 @@
 namespace Loader.Worker.Inputs;
 
 /// <summary>The input is there but could not be opened or read: the storage refused the credential, failed, or gave no answer.</summary>
-public sealed class InputUnavailableException(string message, Exception? inner = null) : Exception(message, inner);
+internal sealed class InputUnavailableException(string message, Exception? inner = null) : Exception(message, inner);

@@ -3,7 +3,7 @@ using Loader.Worker.Csv;
 namespace Loader.Worker.Inputs;
 
 /// <summary>A file on a local or mounted disk.</summary>
-public sealed record LocalFilePart(string Path, long Length) : InputPart(System.IO.Path.GetFileName(Path), Length)
+internal sealed record LocalFilePart(string Path, long Length) : InputPart(System.IO.Path.GetFileName(Path), Length)
 {
     public override string? Version => null;
 

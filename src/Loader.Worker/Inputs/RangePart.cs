@@ -6,7 +6,7 @@ namespace Loader.Worker.Inputs;
 /// own header and nothing is put before it. Both ends lie at record boundaries (see <see cref="Csv.RecordCutFinder"/>).
 /// Compressed parts are never cut: they cannot be read from the middle.
 /// </summary>
-public sealed record RangePart(InputPart Whole, long HeaderBytes, long Start, long End) : InputPart(Whole.Name, (Start == 0 ? 0 : HeaderBytes) + End - Start)
+internal sealed record RangePart(InputPart Whole, long HeaderBytes, long Start, long End) : InputPart(Whole.Name, (Start == 0 ? 0 : HeaderBytes) + End - Start)
 {
     /// <summary>The part's version and the range: a checkpoint of one range never applies to another.</summary>
     public override string? Version => $"{Whole.Version ?? "size " + Whole.Length}; bytes {Start}-{End}";

@@ -13,7 +13,7 @@ namespace Loader.Worker.Mapping;
 /// finite (no NaN or infinity: neither JSON in Cosmos DB nor a number in any other store holds them the same way) and
 /// must not round to zero from a value that is not zero (1e-400).
 /// </summary>
-public sealed class ColumnConverter(CultureInfo culture, bool allowGroupSeparators = false)
+internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSeparators = false)
 {
     private const NumberStyles IntegerStyle = NumberStyles.Integer;
     private const NumberStyles FloatStyle = NumberStyles.Float;

@@ -11,7 +11,7 @@ namespace Loader.Worker.Mapping;
 /// bytes), drops empty ones, and asks the backend whether it would accept the result. Holds scratch buffers,
 /// so one instance per thread (the read stage maps on several).
 /// </summary>
-public sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, ColumnConverter converter)
+internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, ColumnConverter converter)
 {
     private readonly EntityProperty[] _scratch = new EntityProperty[plan.Columns.Count];
 

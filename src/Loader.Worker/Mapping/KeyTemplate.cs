@@ -7,7 +7,7 @@ namespace Loader.Worker.Mapping;
 /// A key template such as <c>{year}-{month}-{day}-{carrier}-{flight}</c>: literal text and <c>{column}</c>
 /// placeholders; <c>{{</c> and <c>}}</c> stand for literal braces.
 /// </summary>
-public sealed class KeyTemplate
+internal sealed class KeyTemplate
 {
     private KeyTemplate(string text, IReadOnlyList<Segment> segments)
     {

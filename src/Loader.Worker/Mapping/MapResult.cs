@@ -6,7 +6,7 @@ namespace Loader.Worker.Mapping;
 /// A record mapped to an entity, or the reason it cannot be (with the record's text for the rejects file), or skipped as
 /// settled by an earlier run, or left to another shard of a sharded load.
 /// </summary>
-public readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText, bool OtherShard = false)
+internal readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText, bool OtherShard = false)
 {
     public bool Skipped => Entity is null && RejectReason is null && !OtherShard;
 

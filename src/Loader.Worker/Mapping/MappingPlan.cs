@@ -9,7 +9,7 @@ namespace Loader.Worker.Mapping;
 /// name of each written column. Built once from the header; every problem with the header or the settings
 /// is found here, before anything is written.
 /// </summary>
-public sealed class MappingPlan
+internal sealed class MappingPlan
 {
     private MappingPlan(
         IReadOnlyList<string> header,

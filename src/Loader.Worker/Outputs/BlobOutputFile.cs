@@ -8,7 +8,7 @@ using Loader.Worker.Storage.Blobs;
 namespace Loader.Worker.Outputs;
 
 /// <summary>An output kept in a blob (a Container Apps job keeps nothing on its own disk): Put Blob replaces it whole.</summary>
-public sealed class BlobOutputFile(BlobClient blob, BlobAddress address) : OutputFile
+internal sealed class BlobOutputFile(BlobClient blob, BlobAddress address) : OutputFile
 {
     public override string Display => address.Display;
 

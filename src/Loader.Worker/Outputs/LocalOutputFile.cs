@@ -1,7 +1,7 @@
 namespace Loader.Worker.Outputs;
 
 /// <summary>A file on a local or mounted disk, written beside itself and then moved over.</summary>
-public sealed class LocalOutputFile(string path) : OutputFile
+internal sealed class LocalOutputFile(string path) : OutputFile
 {
     public override string Display => path;
 

@@ -5,7 +5,7 @@ namespace Loader.Worker.Outputs;
 /// setting is a blob URL (a Container Apps job keeps nothing on its own disk). Replaced whole: a reader never
 /// sees half of one.
 /// </summary>
-public abstract class OutputFile
+internal abstract class OutputFile
 {
     /// <summary>How logs and messages name it: a path, or a URL without its signature.</summary>
     public abstract string Display { get; }

@@ -3,7 +3,7 @@ using Loader.Worker.Storage.Blobs;
 namespace Loader.Worker.Outputs;
 
 /// <summary>Turns an output setting (<c>Loader:ReportPath</c>, <c>CheckpointPath</c>, <c>RejectsPath</c>) into the file or blob it names.</summary>
-public sealed class OutputFiles(BlobClientFactory blobs)
+internal sealed class OutputFiles(BlobClientFactory blobs)
 {
     /// <summary>The output a setting names; null when the setting is empty.</summary>
     /// <exception cref="FormatException">A URL that is not a blob's; the message names the problem, never a signature.</exception>

@@ -8,7 +8,7 @@ namespace Loader.Worker.Outputs;
 /// Proves every configured output writable before the first row is read: a ten-hour load must not learn at its end
 /// that its report has nowhere to go, nor run the whole time without the checkpoint it was configured with.
 /// </summary>
-public sealed partial class OutputPreflight(OutputFiles outputs, ILogger<OutputPreflight> logger)
+internal sealed partial class OutputPreflight(OutputFiles outputs, ILogger<OutputPreflight> logger)
 {
     /// <summary>The outputs the settings configure, by key: a dry run keeps no checkpoint; the HTML report goes beside the JSON report unless it has its own path.</summary>
     public static IEnumerable<(string Key, string Setting)> Configured(LoaderOptions settings)
@@ -69,7 +69,7 @@ public sealed partial class OutputPreflight(OutputFiles outputs, ILogger<OutputP
 }
 
 /// <summary>One thing checked before a load: a setting, where it points, whether it passed, and why not.</summary>
-public sealed record PreflightCheck(string Setting, string Location, PreflightFailure Failure, string Detail)
+internal sealed record PreflightCheck(string Setting, string Location, PreflightFailure Failure, string Detail)
 {
     public bool Ok => Failure == PreflightFailure.None;
 
@@ -81,7 +81,7 @@ public sealed record PreflightCheck(string Setting, string Location, PreflightFa
 }
 
 /// <summary>Why a check failed: a setting that cannot be right, or a place that cannot be reached or refuses the credential.</summary>
-public enum PreflightFailure
+internal enum PreflightFailure
 {
     None,
     InvalidSetting,

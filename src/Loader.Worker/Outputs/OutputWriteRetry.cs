@@ -9,7 +9,7 @@ namespace Loader.Worker.Outputs;
 /// Retries a write of an output (checkpoint, rejects, report) that failed the way storage fails for a moment: a blob
 /// service busy or unreachable, a file briefly locked. Three more tries, 0.5 s apart and doubling, jittered.
 /// </summary>
-public static class OutputWriteRetry
+internal static class OutputWriteRetry
 {
     /// <summary>
     /// The failures of an output's write that a later try may not meet. The storage SDK, when its own retries all end

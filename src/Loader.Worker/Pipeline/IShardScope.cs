@@ -6,7 +6,7 @@ namespace Loader.Worker.Pipeline;
 /// What one run of the pipeline needs of the shard it runs in a sharded load. Shards decide how a load is cut and run
 /// the pipeline once per shard (<c>Shards/ShardScope</c>), so the pipeline asks only this of them.
 /// </summary>
-public interface IShardScope
+internal interface IShardScope
 {
     /// <summary>The shard's id, as the report names it.</summary>
     string Id { get; }

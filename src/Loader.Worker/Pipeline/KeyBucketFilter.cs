@@ -12,7 +12,7 @@ namespace Loader.Worker.Pipeline;
 /// rejects them, once. Thread-safe: records are mapped on several threads. The read stage applies it, so it lives with
 /// the pipeline; a key shard's <see cref="IShardScope"/> hands it in.
 /// </summary>
-public sealed class KeyBucketFilter(int bucket, int buckets)
+internal sealed class KeyBucketFilter(int bucket, int buckets)
 {
     /// <summary>Whether this shard rejects the rows that cannot be mapped.</summary>
     public bool OwnsRejects => bucket == 0;

@@ -11,7 +11,7 @@ namespace Loader.Worker.Pipeline;
 /// The exceptions that stop a load before its rows flow, each raised where it happens and saying what happened, and the
 /// outcome each means. The one place that knows which is which; the host turns the outcome into an exit code.
 /// </summary>
-public static class LoadFailures
+internal static class LoadFailures
 {
     /// <summary>What <paramref name="exception"/> means for the load; null when it is none of the failures a load expects.</summary>
     public static LoadOutcomeKind? KindOf(Exception exception) => exception switch

@@ -20,7 +20,7 @@ namespace Loader.Worker.Pipeline;
 /// Always returns a report; what went wrong is in its outcome and message. It is handed what it runs with, built from
 /// the settings by <see cref="LoadPipelineFactory"/>; in a sharded load each shard is one run, narrowed to the shard.
 /// </summary>
-public sealed partial class LoadPipeline
+internal sealed partial class LoadPipeline
 {
     private readonly LoaderOptions _settings;
     private readonly IBackendAdapter _backend;

@@ -16,7 +16,7 @@ namespace Loader.Worker.Pipeline;
 /// load shares; each shard of a sharded load and each pass of <c>--estimate</c> is built by it too, from its own settings.
 /// Building does no I/O and cannot fail: what a setting names is found and checked when the load runs, so it is in the report.
 /// </summary>
-public sealed class LoadPipelineFactory(
+internal sealed class LoadPipelineFactory(
     InputOpener inputs,
     OutputFiles outputs,
     OutputPreflight preflight,

@@ -3,4 +3,4 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Pipeline;
 
 /// <summary>How a run of the pipeline ended, as a type to act on, and its report, as users read it.</summary>
-public sealed record LoadResult(LoadOutcome Outcome, LoadReport Report);
+internal sealed record LoadResult(LoadOutcome Outcome, LoadReport Report);

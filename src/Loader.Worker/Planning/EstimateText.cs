@@ -6,7 +6,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Planning;
 
 /// <summary>The estimate as a person reads it, followed by the same as JSON for a script.</summary>
-public static class EstimateText
+internal static class EstimateText
 {
     public static string Format(LoadEstimate estimate)
     {

@@ -3,7 +3,7 @@ using Loader.Worker.Configuration;
 namespace Loader.Worker.Planning;
 
 /// <summary>What <c>--estimate</c> found and predicts; printed as text and as this JSON.</summary>
-public sealed record LoadEstimate
+internal sealed record LoadEstimate
 {
     public required string Input { get; init; }
 
@@ -89,7 +89,7 @@ public sealed record LoadEstimate
 }
 
 /// <summary>How the rows spread over partition keys.</summary>
-public sealed record PartitionSummary(
+internal sealed record PartitionSummary(
     long Count,
     bool CountIsLowerBound,
     long MinRows,
@@ -100,15 +100,15 @@ public sealed record PartitionSummary(
     IReadOnlyList<PartitionShare> Largest);
 
 /// <summary>One of the largest partitions: its key, rows, bytes and share of the rows.</summary>
-public sealed record PartitionShare(string Key, long Rows, long Bytes, double Share);
+internal sealed record PartitionShare(string Key, long Rows, long Bytes, double Share);
 
 /// <summary>What writing the sample rows measured.</summary>
-public sealed record SampleMeasurement(long Rows, double Seconds, double RowsPerSecond, double? RequestUnitsPerRow, long Throttled, double LatencyP50Ms, int ExitCode);
+internal sealed record SampleMeasurement(long Rows, double Seconds, double RowsPerSecond, double? RequestUnitsPerRow, long Throttled, double LatencyP50Ms, int ExitCode);
 
 /// <summary>The predicted pace and duration of the load, and what sets them.</summary>
-public sealed record Prediction(double? RowsPerSecond, double? Seconds, string LimitedBy);
+internal sealed record Prediction(double? RowsPerSecond, double? Seconds, string LimitedBy);
 
 /// <summary>The predicted cost, each line with how it was computed.</summary>
-public sealed record CostEstimate(string Currency, string PricesAsOf, IReadOnlyList<CostLine> Lines);
+internal sealed record CostEstimate(string Currency, string PricesAsOf, IReadOnlyList<CostLine> Lines);
 
-public sealed record CostLine(string What, double Amount, string Basis);
+internal sealed record CostLine(string What, double Amount, string Basis);

@@ -13,7 +13,7 @@ namespace Loader.Worker.Planning;
 /// (retries, pacing and all) to measure request units per row and rows per second; reads the target's provisioned
 /// throughput where it can; and plans (<see cref="LoadPlanner"/>). Neither pass writes a report, rejects or checkpoint.
 /// </summary>
-public sealed partial class LoadEstimator(
+internal sealed partial class LoadEstimator(
     IConfiguration configuration,
     IBackendAdapter backend,
     LoadPipelineFactory pipelines,

@@ -10,7 +10,7 @@ namespace Loader.Worker.Planning;
 /// charge per row, Table Storage's account target, <c>Loader:MaxRowsPerSecond</c>, the sample's own pace — and the load
 /// cannot end before its largest partition is through at what one partition takes.
 /// </summary>
-public static class LoadPlanner
+internal static class LoadPlanner
 {
     private const int LargestShown = 5;
 

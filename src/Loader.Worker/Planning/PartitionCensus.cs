@@ -8,7 +8,7 @@ namespace Loader.Worker.Planning;
 /// counting every batch the pipeline would send by partition key: rows and payload bytes. Going through the real
 /// pipeline means the counts are the load's own: rejected and superseded rows left out, batches cut as the load cuts them.
 /// </summary>
-public sealed class PartitionCensus(IBackendAdapter rules) : IBackendAdapter
+internal sealed class PartitionCensus(IBackendAdapter rules) : IBackendAdapter
 {
     /// <summary>Partition keys counted one by one; past this many, further new keys are counted only in the totals.</summary>
     public const int MaxTrackedPartitions = 1_000_000;
@@ -86,7 +86,7 @@ public sealed class PartitionCensus(IBackendAdapter rules) : IBackendAdapter
 }
 
 /// <summary>What one partition key would receive.</summary>
-public sealed class PartitionCount
+internal sealed class PartitionCount
 {
     public long Rows { get; private set; }
 

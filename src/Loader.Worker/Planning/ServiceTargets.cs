@@ -4,7 +4,7 @@ namespace Loader.Worker.Planning;
 /// The services' published scalability targets the estimate plans with (see the services' limits pages; the team's
 /// copy is shared/reference/azure-limits.md). Targets, not guarantees: a service may give more or less.
 /// </summary>
-public static class ServiceTargets
+internal static class ServiceTargets
 {
     /// <summary>Azure Table Storage: entities per second one storage account takes (1 KiB entities).</summary>
     public const double TableAccountEntitiesPerSecond = 20_000;

@@ -16,7 +16,7 @@ namespace Loader.Worker.Rejects;
 /// written to a local file and published whole by <see cref="FlushAsync"/>. Once more than the allowed number of
 /// rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
 /// </summary>
-public sealed partial class RejectSink : IDisposable
+internal sealed partial class RejectSink : IDisposable
 {
     private const int LoggedRejects = 10;
 

@@ -19,7 +19,7 @@ namespace Loader.Worker.Rejects;
 /// <param name="statistics">Where rejects are counted.</param>
 /// <param name="loggerFactory">Makes the loggers of the rejects file.</param>
 /// <param name="timeProvider">Times the retries of storing the file.</param>
-public sealed partial class RejectsOutput(
+internal sealed partial class RejectsOutput(
     string? rejectsPath,
     long maxRejects,
     OutputFiles outputs,

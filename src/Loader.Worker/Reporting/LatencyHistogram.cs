@@ -7,7 +7,7 @@ namespace Loader.Worker.Reporting;
 /// value, 1 µs to 1 hour, about 190 KB per load whatever the number of requests). Recording is thread-safe and
 /// allocation-free, as parallel batches need.
 /// </summary>
-public sealed class LatencyHistogram
+internal sealed class LatencyHistogram
 {
     private static readonly long s_highestMicroseconds = (long)TimeSpan.FromHours(1).TotalMicroseconds;
 
@@ -66,4 +66,4 @@ public sealed class LatencyHistogram
 }
 
 /// <summary>Requests whose latency lay in [<paramref name="FromMs"/>, <paramref name="ToMs"/>) milliseconds.</summary>
-public sealed record LatencyBucket(double FromMs, double ToMs, long Requests);
+internal sealed record LatencyBucket(double FromMs, double ToMs, long Requests);

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Reporting;
 
 /// <summary>How a load (or a verb of a sharded load) ended, said as what happened; the host turns it into an exit code.</summary>
-public enum LoadOutcomeKind
+internal enum LoadOutcomeKind
 {
     /// <summary>Every row was written, superseded, or rejected within <c>Loader:MaxRejects</c>.</summary>
     Completed,
@@ -35,7 +35,7 @@ public enum LoadOutcomeKind
 }
 
 /// <summary>How a load ended and, unless it completed, why: the report's <c>outcome</c> and <c>message</c>.</summary>
-public sealed record LoadOutcome(LoadOutcomeKind Kind, string? Message = null)
+internal sealed record LoadOutcome(LoadOutcomeKind Kind, string? Message = null)
 {
     /// <summary>The report's <c>outcome</c> of a completed load.</summary>
     public const string CompletedName = nameof(LoadOutcomeKind.Completed);
@@ -57,4 +57,4 @@ public sealed record LoadOutcome(LoadOutcomeKind Kind, string? Message = null)
 /// The process exit code an outcome stands for. The host decides them (<c>Hosting/ExitCodes</c>) and hands this to what
 /// records them in a report or a shard's state, so no stage needs to know the numbers.
 /// </summary>
-public delegate int ExitCodeOf(LoadOutcomeKind outcome);
+internal delegate int ExitCodeOf(LoadOutcomeKind outcome);

@@ -3,7 +3,7 @@ using System.Text.Json.Serialization;
 namespace Loader.Worker.Reporting;
 
 /// <summary>The JSON report of one load. Counts reconcile: <c>rowsRead = rowsWritten + rowsRejected + rowsSuperseded + rowsFailed + rowsAlreadyWritten</c>.</summary>
-public sealed record LoadReport
+internal sealed record LoadReport
 {
     public required string Backend { get; init; }
 
@@ -133,7 +133,7 @@ public sealed record LoadReport
 }
 
 /// <summary>Percentiles of request latency in milliseconds.</summary>
-public sealed record LatencySummary(double P50, double P90, double P95, double P99, double Max, double Mean)
+internal sealed record LatencySummary(double P50, double P90, double P95, double P99, double Max, double Mean)
 {
     public static LatencySummary From(LatencyHistogram histogram) => new(
         Milliseconds(histogram.Percentile(50)),
@@ -147,7 +147,7 @@ public sealed record LatencySummary(double P50, double P90, double P95, double P
 }
 
 /// <summary>Batches allowed in flight over a load.</summary>
-public sealed record ConcurrencyReport(string Mode, int Min, double Average, int Max, int Final);
+internal sealed record ConcurrencyReport(string Mode, int Min, double Average, int Max, int Final);
 
 /// <summary>A moment of a load: totals so far and the pace at that time.</summary>
 /// <param name="Seconds">Seconds since the load started.</param>
@@ -158,4 +158,4 @@ public sealed record ConcurrencyReport(string Mode, int Min, double Average, int
 /// <param name="Concurrency">Batches allowed in flight at that moment.</param>
 /// <param name="PacedRequestUnitsPerSecond">Request-unit rate paced at, or null.</param>
 /// <param name="InFlight">Batches in flight at that moment (at most <paramref name="Concurrency"/>, give or take one being handed over).</param>
-public sealed record ProgressSample(double Seconds, long RowsWritten, long Requests, long Throttled, double RequestCharge, int Concurrency, double? PacedRequestUnitsPerSecond, long InFlight = 0);
+internal sealed record ProgressSample(double Seconds, long RowsWritten, long Requests, long Throttled, double RequestCharge, int Concurrency, double? PacedRequestUnitsPerSecond, long InFlight = 0);

@@ -11,7 +11,7 @@ namespace Loader.Worker.Reporting;
 /// <param name="exitCodeOf">The host's exit codes, which the report records.</param>
 /// <param name="shard">The shard of a sharded load this run is of; null for a load of the whole input.</param>
 /// <param name="keyShard">Whether the run is a key shard, which counts the rows of other shards it reads.</param>
-public sealed class LoadReportBuilder(
+internal sealed class LoadReportBuilder(
     LoaderOptions settings,
     string backend,
     LoadStatistics statistics,
@@ -91,7 +91,7 @@ public sealed class LoadReportBuilder(
 }
 
 /// <summary>What the report of a run needs to know beyond its statistics, filled in as the run goes.</summary>
-public sealed class LoadRunFacts(DateTimeOffset startedAt)
+internal sealed class LoadRunFacts(DateTimeOffset startedAt)
 {
     public DateTimeOffset StartedAt { get; } = startedAt;
 

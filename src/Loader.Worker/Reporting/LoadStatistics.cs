@@ -6,7 +6,7 @@ namespace Loader.Worker.Reporting;
 /// What happened to every row and request of a load, counted as it happens. Thread-safe; the progress line
 /// and the final report read snapshots of it.
 /// </summary>
-public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvider)
+internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvider)
 {
     private const int MaxDistinctErrors = 20;
 
@@ -213,7 +213,7 @@ public sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timeProvi
 }
 
 /// <summary>A consistent-enough reading of <see cref="LoadStatistics"/> (each counter exact, read one after another).</summary>
-public sealed record LoadCounts(
+internal sealed record LoadCounts(
     long RowsRead,
     long RowsWritten,
     long RowsRejected,
@@ -256,4 +256,4 @@ public sealed record LoadCounts(
 }
 
 /// <summary>An error and how many rows it failed.</summary>
-public sealed record ErrorCount(string Error, long Rows);
+internal sealed record ErrorCount(string Error, long Rows);

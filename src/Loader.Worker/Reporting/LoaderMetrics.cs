@@ -6,7 +6,7 @@ namespace Loader.Worker.Reporting;
 /// The loader's counters as <see cref="System.Diagnostics.Metrics"/> instruments, for OpenTelemetry and
 /// <c>dotnet-counters</c>. The report reads <see cref="LoadStatistics"/>; both are fed at the same points.
 /// </summary>
-public sealed class LoaderMetrics
+internal sealed class LoaderMetrics
 {
     public const string MeterName = "BulkLoader";
 

@@ -3,7 +3,7 @@ using System.Reflection;
 namespace Loader.Worker.Reporting;
 
 /// <summary>The loader's version as <c>--version</c> prints it and the HTML report names it: the assembly's informational version (with the commit it was built from, when the build knew it).</summary>
-public static class LoaderVersion
+internal static class LoaderVersion
 {
     public static string Informational { get; } =
         typeof(LoaderVersion).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Reporting;
 
 /// <summary>What the loader process holds in memory, for the report.</summary>
-public static class ProcessMemory
+internal static class ProcessMemory
 {
     /// <summary>The most resident memory the process has held so far, in MiB.</summary>
     public static double PeakWorkingSetMiB()

@@ -7,7 +7,7 @@ namespace Loader.Worker.Reporting;
 /// Logs a progress line every interval while a load runs: rows, and how much of the input is read with the time the
 /// rest takes at the pace so far, in bytes as stored (compressed bytes of a compressed input).
 /// </summary>
-public sealed partial class ProgressReporter(LoadStatistics statistics, TimeProvider timeProvider, ILogger<ProgressReporter> logger, InputProgress? input = null)
+internal sealed partial class ProgressReporter(LoadStatistics statistics, TimeProvider timeProvider, ILogger<ProgressReporter> logger, InputProgress? input = null)
 {
     /// <summary>Logs a line and keeps a timeline sample every interval.</summary>
     /// <param name="interval">How often.</param>

@@ -7,7 +7,7 @@ namespace Loader.Worker.Reporting;
 /// group for "column 'n': '…' is not a valid Int32", not one per value. A reason's own values (quoted text that is
 /// not a column's name, line and field numbers) are masked to find its group. Thread-safe; bounded in memory.
 /// </summary>
-public sealed partial class RejectReasons
+internal sealed partial class RejectReasons
 {
     /// <summary>Rows kept as examples per reason.</summary>
     public const int ExamplesPerReason = 3;
@@ -85,7 +85,7 @@ public sealed partial class RejectReasons
 }
 
 /// <summary>A kind of reject: its reason with the values masked, how many rows, and the first few of them.</summary>
-public sealed record RejectReason(string Reason, long Rows, IReadOnlyList<RejectExample> Examples);
+internal sealed record RejectReason(string Reason, long Rows, IReadOnlyList<RejectExample> Examples);
 
 /// <summary>One rejected row: its line, its own reason, and its record as it stood in the input (shortened).</summary>
-public sealed record RejectExample(long Line, string Reason, string Record);
+internal sealed record RejectExample(long Line, string Reason, string Record);

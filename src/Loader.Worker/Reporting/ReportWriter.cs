@@ -4,7 +4,7 @@ using System.Text.Json.Serialization;
 namespace Loader.Worker.Reporting;
 
 /// <summary>Writes the JSON report: camelCase names, enums as text.</summary>
-public static class ReportWriter
+internal static class ReportWriter
 {
     public static readonly JsonSerializerOptions JsonOptions = new(JsonSerializerDefaults.Web)
     {

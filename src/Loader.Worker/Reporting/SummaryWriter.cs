@@ -4,7 +4,7 @@ using System.Text;
 namespace Loader.Worker.Reporting;
 
 /// <summary>The human summary printed at the end of a load.</summary>
-public static class SummaryWriter
+internal static class SummaryWriter
 {
     public static string Format(LoadReport report)
     {

@@ -7,7 +7,7 @@ namespace Loader.Worker.Shards;
 /// What <c>plan</c> decided for a sharded load, kept as <c>manifest.json</c> in its state folder: the input and settings it
 /// is tied to (a manifest is never applied to another load, as a checkpoint is not) and the shards that tile the input.
 /// </summary>
-public sealed record LoadManifest
+internal sealed record LoadManifest
 {
     public const int CurrentVersion = 1;
 

@@ -10,7 +10,7 @@ namespace Loader.Worker.Shards;
 /// The queue of shards and its poison queue. A message names a load and a shard; it is only a reminder that the shard
 /// wants work: the shard's state in the state folder says where it stands. Messages never expire.
 /// </summary>
-public sealed class ShardQueue(QueueAddress address, QueueClientFactory queues)
+internal sealed class ShardQueue(QueueAddress address, QueueClientFactory queues)
 {
     private static readonly TimeSpan s_never = TimeSpan.FromSeconds(-1);
 
@@ -89,7 +89,7 @@ public sealed class ShardQueue(QueueAddress address, QueueClientFactory queues)
 }
 
 /// <summary>What a shard's message says: which load, which shard.</summary>
-public sealed record ShardMessage(string LoadId, string Shard)
+internal sealed record ShardMessage(string LoadId, string Shard)
 {
     public string ToText() => JsonSerializer.Serialize(this, ReportWriter.JsonOptions);
 
@@ -108,7 +108,7 @@ public sealed record ShardMessage(string LoadId, string Shard)
 }
 
 /// <summary>A message a worker took: its id and current pop receipt (renewed with each extension), how often it was taken, its text.</summary>
-public sealed class ReceivedShard(string messageId, string popReceipt, long dequeueCount, string text)
+internal sealed class ReceivedShard(string messageId, string popReceipt, long dequeueCount, string text)
 {
     public string MessageId { get; } = messageId;
 

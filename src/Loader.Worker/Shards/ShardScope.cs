@@ -8,7 +8,7 @@ namespace Loader.Worker.Shards;
 /// it here, to the shard's byte range of one part, or, for a key shard, keeps it whole and filters rows by bucket.
 /// Either way the input must be what the plan saw: a part rewritten since is refused, never half-loaded.
 /// </summary>
-public sealed class ShardScope(LoadManifest manifest, ShardSpec spec) : IShardScope
+internal sealed class ShardScope(LoadManifest manifest, ShardSpec spec) : IShardScope
 {
     public string Id => spec.Id;
 

@@ -3,7 +3,7 @@ using System.Text.Json.Serialization;
 namespace Loader.Worker.Shards;
 
 /// <summary>One shard of a sharded load, as the plan cut it: a bucket of partition keys, or a byte range of an input part.</summary>
-public sealed record ShardSpec
+internal sealed record ShardSpec
 {
     /// <summary>Its name in the queue, the state folder and the status: <c>s0001</c>, <c>s0002</c>, ...</summary>
     public required string Id { get; init; }

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Shards;
 
 /// <summary>Where a shard stands, kept as <c>shards/&lt;id&gt;/state.json</c>; a worker holds a lease on that blob while it works the shard.</summary>
-public sealed record ShardState
+internal sealed record ShardState
 {
     public required string LoadId { get; init; }
 
@@ -40,7 +40,7 @@ public sealed record ShardState
 }
 
 /// <summary>The life of a shard.</summary>
-public enum ShardStatus
+internal enum ShardStatus
 {
     /// <summary>In the queue, not started.</summary>
     Queued,

@@ -14,7 +14,7 @@ namespace Loader.Worker.Shards;
 /// <c>report.json</c> and <c>rejects.csv</c>. Manifest and states are created only where none exists, so two
 /// planners never overwrite each other; a state is changed only under its lease or its last ETag.
 /// </summary>
-public sealed class ShardStateStore
+internal sealed class ShardStateStore
 {
     private readonly BlobContainerClient _container;
     private readonly BlobAddress _address;
@@ -145,4 +145,4 @@ public sealed class ShardStateStore
 /// <param name="State">The state.</param>
 /// <param name="ETag">Its version, for a change made without a lease.</param>
 /// <param name="Leased">Whether a worker holds it now.</param>
-public sealed record StoredShardState(ShardState? State, ETag ETag, bool Leased);
+internal sealed record StoredShardState(ShardState? State, ETag ETag, bool Leased);

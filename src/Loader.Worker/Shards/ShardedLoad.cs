@@ -6,7 +6,7 @@ using Loader.Worker.Storage.Queues;
 namespace Loader.Worker.Shards;
 
 /// <summary>What every verb of a sharded load works with: the state folder and the queue the settings name.</summary>
-public sealed class ShardedLoad
+internal sealed class ShardedLoad
 {
     /// <exception cref="FormatException">A URL that is not a state folder's or a queue's (the validator says so first).</exception>
     /// <exception cref="InvalidOperationException">A connection string for another account.</exception>

@@ -5,7 +5,7 @@ using Loader.Worker.Storage.Queues;
 namespace Loader.Worker.Shards;
 
 /// <summary>Makes the <see cref="ShardedLoad"/> the settings name, with the host's storage clients.</summary>
-public sealed class ShardedLoadFactory(BlobClientFactory blobs, QueueClientFactory queues)
+internal sealed class ShardedLoadFactory(BlobClientFactory blobs, QueueClientFactory queues)
 {
     public ShardedLoad Create(ShardOptions shards) => new(shards, blobs, queues);
 }

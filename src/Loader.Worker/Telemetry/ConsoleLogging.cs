@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging.Console;
 namespace Loader.Worker.Telemetry;
 
 /// <summary>The console log in the format <c>Loader:LogFormat</c> asks for.</summary>
-public static class ConsoleLogging
+internal static class ConsoleLogging
 {
     public const string FormatKey = "Loader:LogFormat";
 

@@ -8,7 +8,7 @@ namespace Loader.Worker.Telemetry;
 /// the bar, which writes it above the bar and draws the bar again, instead of the bar being torn by lines written past it.
 /// One line per event, as the text log: time, level, category, message (and an exception's message).
 /// </summary>
-public sealed class TerminalLoggerProvider(IAnsiConsole console, TimeProvider timeProvider) : ILoggerProvider
+internal sealed class TerminalLoggerProvider(IAnsiConsole console, TimeProvider timeProvider) : ILoggerProvider
 {
     public ILogger CreateLogger(string categoryName) => new TerminalLogger(categoryName, console, timeProvider);
 

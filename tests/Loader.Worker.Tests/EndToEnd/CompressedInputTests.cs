@@ -24,17 +24,17 @@ public sealed class CompressedInputTests(BlobAzuriteFixture azurite) : IClassFix
 
     public void Dispose() => _directory.Dispose();
 
-    public static TheoryData<InputCompression, bool, bool> Cases()
+    public static TheoryData<string, bool, bool> Cases()
     {
-        var cases = new TheoryData<InputCompression, bool, bool>();
+        var cases = new TheoryData<string, bool, bool>();
         foreach (var blob in new[] { false, true })
         {
-            cases.Add(InputCompression.None, true, blob);
-            cases.Add(InputCompression.Gzip, true, blob);
-            cases.Add(InputCompression.Brotli, true, blob);
-            cases.Add(InputCompression.Deflate, true, blob);
-            cases.Add(InputCompression.Deflate, false, blob);
-            cases.Add(InputCompression.Zstd, true, blob);
+            cases.Add(nameof(InputCompression.None), true, blob);
+            cases.Add(nameof(InputCompression.Gzip), true, blob);
+            cases.Add(nameof(InputCompression.Brotli), true, blob);
+            cases.Add(nameof(InputCompression.Deflate), true, blob);
+            cases.Add(nameof(InputCompression.Deflate), false, blob);
+            cases.Add(nameof(InputCompression.Zstd), true, blob);
         }
 
         return cases;
@@ -74,8 +74,9 @@ public sealed class CompressedInputTests(BlobAzuriteFixture azurite) : IClassFix
 
     [Theory]
     [MemberData(nameof(Cases))]
-    public async Task Each_codec_loads_the_rows_the_plain_file_loads_and_rejects_keep_their_line(InputCompression codec, bool zlib, bool blob)
+    public async Task Each_codec_loads_the_rows_the_plain_file_loads_and_rejects_keep_their_line(string codecName, bool zlib, bool blob)
     {
+        var codec = Enum.Parse<InputCompression>(codecName);
         var csv = Encoding.UTF8.GetBytes(Csv(1, Rows));
         var bytes = codec == InputCompression.None ? csv : Compressed.Bytes(codec, csv, zlib);
         var name = "flights.csv" + Compressed.Extension(codec, zlib);

@@ -13,7 +13,7 @@ namespace Loader.Worker.Tests.EndToEnd;
 /// host and checks everything it promises: exit code, outcome and message, the report's counts, the rejects file line
 /// by line (reason, and the record exactly as it stood in the input), and every stored entity with its values and types.
 /// </summary>
-public static class CorpusRunner
+internal static class CorpusRunner
 {
     /// <summary>Loads the case into a table on Azurite (a fresh one unless <paramref name="table"/> names one).</summary>
     public static Task<LoaderRun> LoadAndVerifyAsync(

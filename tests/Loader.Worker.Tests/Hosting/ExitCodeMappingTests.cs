@@ -8,18 +8,19 @@ namespace Loader.Worker.Tests.Hosting;
 public sealed class ExitCodeMappingTests
 {
     [Theory]
-    [InlineData(LoadOutcomeKind.Completed, 0)]
-    [InlineData(LoadOutcomeKind.CompletedWithFailures, 1)]
-    [InlineData(LoadOutcomeKind.InvalidConfiguration, 2)]
-    [InlineData(LoadOutcomeKind.Unavailable, 3)]
-    [InlineData(LoadOutcomeKind.RejectLimitExceeded, 4)]
-    [InlineData(LoadOutcomeKind.Stopped, 5)]
-    [InlineData(LoadOutcomeKind.CheckpointLost, 6)]
-    [InlineData(LoadOutcomeKind.OutputFailed, 6)]
-    [InlineData(LoadOutcomeKind.InputDamaged, 7)]
-    [InlineData(LoadOutcomeKind.UnexpectedError, 10)]
-    public void Each_outcome_exits_with_its_documented_code(LoadOutcomeKind outcome, int exitCode)
+    [InlineData(nameof(LoadOutcomeKind.Completed), 0)]
+    [InlineData(nameof(LoadOutcomeKind.CompletedWithFailures), 1)]
+    [InlineData(nameof(LoadOutcomeKind.InvalidConfiguration), 2)]
+    [InlineData(nameof(LoadOutcomeKind.Unavailable), 3)]
+    [InlineData(nameof(LoadOutcomeKind.RejectLimitExceeded), 4)]
+    [InlineData(nameof(LoadOutcomeKind.Stopped), 5)]
+    [InlineData(nameof(LoadOutcomeKind.CheckpointLost), 6)]
+    [InlineData(nameof(LoadOutcomeKind.OutputFailed), 6)]
+    [InlineData(nameof(LoadOutcomeKind.InputDamaged), 7)]
+    [InlineData(nameof(LoadOutcomeKind.UnexpectedError), 10)]
+    public void Each_outcome_exits_with_its_documented_code(string outcomeName, int exitCode)
     {
+        var outcome = Enum.Parse<LoadOutcomeKind>(outcomeName);
         Assert.Equal(exitCode, ExitCodes.Of(outcome));
     }
 

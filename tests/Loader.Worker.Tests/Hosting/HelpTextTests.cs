@@ -109,13 +109,14 @@ public sealed class HelpTextTests
     }
 
     [Theory]
-    [InlineData(new[] { "--help", "--input", "x" }, LoaderCommandKind.Help, new string[0])]
-    [InlineData(new[] { "-h" }, LoaderCommandKind.Help, new string[0])]
-    [InlineData(new[] { "--version" }, LoaderCommandKind.Version, new string[0])]
-    [InlineData(new[] { "--input", "x", "--estimate", "--sample", "5" }, LoaderCommandKind.Estimate, new[] { "--input", "x", "--sample", "5" })]
-    [InlineData(new[] { "--input", "x" }, LoaderCommandKind.Load, new[] { "--input", "x" })]
-    public void The_command_is_taken_out_of_the_arguments(string[] args, LoaderCommandKind kind, string[] rest)
+    [InlineData(new[] { "--help", "--input", "x" }, nameof(LoaderCommandKind.Help), new string[0])]
+    [InlineData(new[] { "-h" }, nameof(LoaderCommandKind.Help), new string[0])]
+    [InlineData(new[] { "--version" }, nameof(LoaderCommandKind.Version), new string[0])]
+    [InlineData(new[] { "--input", "x", "--estimate", "--sample", "5" }, nameof(LoaderCommandKind.Estimate), new[] { "--input", "x", "--sample", "5" })]
+    [InlineData(new[] { "--input", "x" }, nameof(LoaderCommandKind.Load), new[] { "--input", "x" })]
+    public void The_command_is_taken_out_of_the_arguments(string[] args, string kindName, string[] rest)
     {
+        var kind = Enum.Parse<LoaderCommandKind>(kindName);
         var command = LoaderSwitches.Parse(args);
 
         Assert.Equal(kind, command.Kind);

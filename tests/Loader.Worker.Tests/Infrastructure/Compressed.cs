@@ -4,7 +4,7 @@ using Loader.Worker.Csv;
 namespace Loader.Worker.Tests.Infrastructure;
 
 /// <summary>Compresses test input the way the tools that make such files do: the runtime's encoders and ZstdSharp's, default levels.</summary>
-public static class Compressed
+internal static class Compressed
 {
     /// <summary>The file extension the loader recognizes for each codec (raw deflate: <c>.deflate</c>; zlib: <c>.zz</c>).</summary>
     public static string Extension(InputCompression codec, bool zlib = true) => codec switch

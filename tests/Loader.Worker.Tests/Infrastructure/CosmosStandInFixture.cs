@@ -86,7 +86,7 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
     /// An adapter on <paramref name="container"/> through the stand-in (or <paramref name="standIn"/>): the real SDK in
     /// Gateway mode, the stand-in's certificate trusted, database and container created when missing; <paramref name="configure"/> changes the rest.
     /// </summary>
-    public CosmosAdapter CreateAdapter(string container, CosmosWriteMethod mode = CosmosWriteMethod.TransactionalBatch, StandInHost? standIn = null, Action<CosmosOptions>? configure = null, int maxParallelBatches = 4)
+    internal CosmosAdapter CreateAdapter(string container, CosmosWriteMethod mode = CosmosWriteMethod.TransactionalBatch, StandInHost? standIn = null, Action<CosmosOptions>? configure = null, int maxParallelBatches = 4)
     {
         var options = new CosmosOptions
         {

@@ -8,7 +8,7 @@ using Microsoft.Extensions.Options;
 namespace Loader.Worker.Tests.Infrastructure;
 
 /// <summary>Runs the loader's real host in-process, as the command line would, and captures what it produced.</summary>
-public static class LoaderRunner
+internal static class LoaderRunner
 {
     /// <summary>The longest any in-process load of the tests may take: a load that hangs fails its test instead of holding the run.</summary>
     private static readonly TimeSpan s_loadTimeout = TimeSpan.FromMinutes(10);
@@ -70,7 +70,7 @@ public static class LoaderRunner
 }
 
 /// <summary>What an in-process load produced.</summary>
-public sealed record LoaderRun(int? ExitCode, LoadReport? Report, string Summary, CapturingLoggerProvider Logs, OptionsValidationException? ValidationError)
+internal sealed record LoaderRun(int? ExitCode, LoadReport? Report, string Summary, CapturingLoggerProvider Logs, OptionsValidationException? ValidationError)
 {
     /// <summary>What the program would have printed on standard error: the listing of settings that stopped it at start.</summary>
     public string Error { get; init; } = "";
@@ -80,7 +80,7 @@ public sealed record LoaderRun(int? ExitCode, LoadReport? Report, string Summary
 }
 
 /// <summary>A load running in-process, with the counts it has reached so far.</summary>
-public sealed class ObservedLoad
+internal sealed class ObservedLoad
 {
     private LoadStatistics? _statistics;
 

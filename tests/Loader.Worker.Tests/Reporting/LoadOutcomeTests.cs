@@ -6,18 +6,19 @@ namespace Loader.Worker.Tests.Reporting;
 public sealed class LoadOutcomeTests
 {
     [Theory]
-    [InlineData(LoadOutcomeKind.Completed, "Completed")]
-    [InlineData(LoadOutcomeKind.CompletedWithFailures, "CompletedWithFailures")]
-    [InlineData(LoadOutcomeKind.RejectLimitExceeded, "RejectLimitExceeded")]
-    [InlineData(LoadOutcomeKind.Stopped, "Stopped")]
-    [InlineData(LoadOutcomeKind.CheckpointLost, "CheckpointLost")]
-    [InlineData(LoadOutcomeKind.OutputFailed, "OutputFailed")]
-    [InlineData(LoadOutcomeKind.InvalidConfiguration, "Failed")]
-    [InlineData(LoadOutcomeKind.Unavailable, "Failed")]
-    [InlineData(LoadOutcomeKind.InputDamaged, "Failed")]
-    [InlineData(LoadOutcomeKind.UnexpectedError, "Failed")]
-    public void Each_outcome_keeps_the_name_the_report_has_always_given_it(LoadOutcomeKind kind, string name)
+    [InlineData(nameof(LoadOutcomeKind.Completed), "Completed")]
+    [InlineData(nameof(LoadOutcomeKind.CompletedWithFailures), "CompletedWithFailures")]
+    [InlineData(nameof(LoadOutcomeKind.RejectLimitExceeded), "RejectLimitExceeded")]
+    [InlineData(nameof(LoadOutcomeKind.Stopped), "Stopped")]
+    [InlineData(nameof(LoadOutcomeKind.CheckpointLost), "CheckpointLost")]
+    [InlineData(nameof(LoadOutcomeKind.OutputFailed), "OutputFailed")]
+    [InlineData(nameof(LoadOutcomeKind.InvalidConfiguration), "Failed")]
+    [InlineData(nameof(LoadOutcomeKind.Unavailable), "Failed")]
+    [InlineData(nameof(LoadOutcomeKind.InputDamaged), "Failed")]
+    [InlineData(nameof(LoadOutcomeKind.UnexpectedError), "Failed")]
+    public void Each_outcome_keeps_the_name_the_report_has_always_given_it(string kindName, string name)
     {
+        var kind = Enum.Parse<LoadOutcomeKind>(kindName);
         Assert.Equal(name, new LoadOutcome(kind).Name);
     }
 }

@@ -15,7 +15,7 @@ namespace Loader.Worker.Backends.Cosmos;
 /// chosen: it allows at most 10 operations per item and cannot create a missing item.
 /// </para>
 /// </summary>
-public sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
+internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
 {
     private static readonly TransactionalBatchItemRequestOptions s_noContent = new() { EnableContentResponseOnWrite = false };
     private static readonly ItemRequestOptions s_noContentItem = new() { EnableContentResponseOnWrite = false };

@@ -7,7 +7,7 @@ namespace Loader.Worker.Backends.Cosmos;
 /// The one <see cref="CosmosClient"/> of a load, tuned for bulk writing: the SDK's 429 retries off (the loader
 /// retries and counts), no response bodies on writes, connection limits sized to the parallelism.
 /// </summary>
-public static class CosmosClientFactory
+internal static class CosmosClientFactory
 {
     public static CosmosClient Create(CosmosOptions options, int maxParallelBatches, TimeSpan requestTimeout)
     {

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Backends.Cosmos;
 
 /// <summary>The account endpoint of a Cosmos DB connection string, checked without ever quoting the key.</summary>
-public static class CosmosConnectionString
+internal static class CosmosConnectionString
 {
     /// <summary>The <c>AccountEndpoint</c>; throws <see cref="FormatException"/> naming what is missing.</summary>
     public static Uri Endpoint(string connectionString)

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Backends.Cosmos;
 
 /// <summary>Where and how the Cosmos DB for NoSQL backend writes (<c>Loader:Cosmos</c>).</summary>
-public sealed class CosmosOptions
+internal sealed class CosmosOptions
 {
     /// <summary><c>AccountEndpoint=https://...;AccountKey=...;</c> Used when <see cref="Endpoint"/> is empty.</summary>
     public string? ConnectionString { get; set; }
@@ -41,7 +41,7 @@ public sealed class CosmosOptions
 }
 
 /// <summary>How batches are sent to Cosmos DB.</summary>
-public enum CosmosWriteMethod
+internal enum CosmosWriteMethod
 {
     /// <summary>One atomic transactional batch per partition batch (up to 100 items, 2 MB, one logical partition).</summary>
     TransactionalBatch,
@@ -51,7 +51,7 @@ public enum CosmosWriteMethod
 }
 
 /// <summary>How the SDK reaches the service.</summary>
-public enum CosmosConnectionMode
+internal enum CosmosConnectionMode
 {
     /// <summary>TCP straight to the replicas: lowest latency, the default for bulk work.</summary>
     Direct,

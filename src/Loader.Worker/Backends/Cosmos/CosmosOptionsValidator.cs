@@ -8,7 +8,7 @@ namespace Loader.Worker.Backends.Cosmos;
 /// key path of one property, throughput the service accepts, the emulator's certificate trusted only for a local one.
 /// </summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Cosmos</c>: each message names its setting in full under it.</param>
-public sealed class CosmosOptionsValidator(string section) : IValidateOptions<CosmosOptions>
+internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<CosmosOptions>
 {
     public ValidateOptionsResult Validate(string? name, CosmosOptions options)
     {

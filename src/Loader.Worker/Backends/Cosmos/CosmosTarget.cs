@@ -8,7 +8,7 @@ namespace Loader.Worker.Backends.Cosmos;
 /// partition key path and throughput), otherwise reads the container, which also proves the endpoint and the
 /// credentials. Either way the container's partition key path must be the configured one.
 /// </summary>
-public static class CosmosTarget
+internal static class CosmosTarget
 {
     public static async Task PrepareAsync(CosmosClient client, CosmosOptions options, CancellationToken cancellationToken)
     {

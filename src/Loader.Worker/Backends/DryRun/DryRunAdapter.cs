@@ -6,7 +6,7 @@ namespace Loader.Worker.Backends.DryRun;
 /// Stands in for the configured backend in a dry run: the same limits and validation rules, so the input
 /// is checked as the real load would check it, but nothing is sent and nothing is connected to.
 /// </summary>
-public sealed class DryRunAdapter(IBackendAdapter rules) : IBackendAdapter
+internal sealed class DryRunAdapter(IBackendAdapter rules) : IBackendAdapter
 {
     public string Name => rules.Name;
 

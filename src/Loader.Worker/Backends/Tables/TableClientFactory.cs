@@ -10,7 +10,7 @@ namespace Loader.Worker.Backends.Tables;
 /// (Azurite, account key, or a shared access signature), an endpoint whose URL carries a shared access signature,
 /// or an endpoint reached with a <see cref="TokenCredential"/> (Entra ID) whose token is for the right audience.
 /// </summary>
-public static class TableClientFactory
+internal static class TableClientFactory
 {
     public static TableClient Create(TablesOptions tables, TableClientOptions options, Func<TokenCredential> credential)
     {

@@ -4,7 +4,7 @@ using Loader.Abstractions;
 namespace Loader.Worker.Backends.Tables;
 
 /// <summary>Turns the loader's rows into the SDK's transaction actions.</summary>
-public static class TableEntities
+internal static class TableEntities
 {
     private const string EdmTypeSuffix = "@odata.type";
 

@@ -9,7 +9,7 @@ namespace Loader.Worker.Backends.Tables;
 /// Table Storage, Azurite or Cosmos DB for Table. One attempt per call: the client's retries are off
 /// (<see cref="TableClientFactory.Options"/>), and whatever the service answered comes back as a <see cref="BatchOutcome"/>.
 /// </summary>
-public sealed class TablesAdapter : IBackendAdapter, IWriteProbe
+internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe
 {
     /// <summary>The partition of the probe entity <see cref="ProbeWriteAsync"/> writes: apart from any load's rows.</summary>
     public const string ProbePartitionKey = "loader-check";

@@ -3,7 +3,7 @@ using Azure.Data.Tables;
 namespace Loader.Worker.Backends.Tables;
 
 /// <summary>Where and how the Tables backend writes (<c>Loader:Tables</c>).</summary>
-public sealed class TablesOptions
+internal sealed class TablesOptions
 {
     public const string DevelopmentStorage = "UseDevelopmentStorage=true";
 

@@ -6,7 +6,7 @@ namespace Loader.Worker.Backends.Tables;
 
 /// <summary>Checks <c>Loader:Tables</c>: a table name the service accepts, and one way to reach the account that parses.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Tables</c>: each message names its setting in full under it.</param>
-public sealed partial class TablesOptionsValidator(string section) : IValidateOptions<TablesOptions>
+internal sealed partial class TablesOptionsValidator(string section) : IValidateOptions<TablesOptions>
 {
     public ValidateOptionsResult Validate(string? name, TablesOptions options)
     {

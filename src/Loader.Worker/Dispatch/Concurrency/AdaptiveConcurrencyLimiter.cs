@@ -23,7 +23,7 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// Written here because no library on the team's mirror adapts concurrency to latency (Polly and
 /// System.Threading.RateLimiting hold fixed limits; Netflix's concurrency-limits is Java).
 /// </summary>
-public sealed class AdaptiveConcurrencyLimiter : IConcurrencyLimiter
+internal sealed class AdaptiveConcurrencyLimiter : IConcurrencyLimiter
 {
     /// <summary>Below this many requests queued at the service, the limit grows.</summary>
     /// <remarks>

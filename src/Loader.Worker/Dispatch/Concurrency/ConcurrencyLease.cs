@@ -7,7 +7,7 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// It remembers how many requests were in flight when it was granted, itself included: an answer to a request that went
 /// out alone shows what the service takes without any queue of this load's own, which is what latency is judged against.
 /// </remarks>
-public sealed class ConcurrencyLease(int inFlightAtStart, Action release) : IDisposable
+internal sealed class ConcurrencyLease(int inFlightAtStart, Action release) : IDisposable
 {
     private int _released;
 
@@ -27,4 +27,4 @@ public sealed class ConcurrencyLease(int inFlightAtStart, Action release) : IDis
 /// <param name="Rows">Rows the request carried: a batch of 100 rows takes longer than one of 3, queue or not.</param>
 /// <param name="InFlightAtStart">Requests in flight when its slot was granted, itself included (see <see cref="ConcurrencyLease"/>).</param>
 /// <param name="ServiceWidePushback">Whether a throttled answer shows service-wide pressure rather than one hot partition (<see cref="ThrottleSignal"/>).</param>
-public readonly record struct AttemptObservation(BatchOutcome Outcome, int Rows, int InFlightAtStart, bool ServiceWidePushback);
+internal readonly record struct AttemptObservation(BatchOutcome Outcome, int Rows, int InFlightAtStart, bool ServiceWidePushback);

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>The concurrency limit over a load: lowest, highest, last, and its time-weighted average.</summary>
-public sealed class ConcurrencyTimeline(TimeProvider timeProvider)
+internal sealed class ConcurrencyTimeline(TimeProvider timeProvider)
 {
     private readonly Lock _lock = new();
     private readonly long _started = timeProvider.GetTimestamp();
@@ -46,4 +46,4 @@ public sealed class ConcurrencyTimeline(TimeProvider timeProvider)
 }
 
 /// <summary>Batches allowed in flight over a load.</summary>
-public sealed record ConcurrencySummary(int Min, double Average, int Max, int Final);
+internal sealed record ConcurrencySummary(int Min, double Average, int Max, int Final);

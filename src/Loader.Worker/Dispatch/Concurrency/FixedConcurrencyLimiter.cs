@@ -1,7 +1,7 @@
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>A fixed number of batches in flight.</summary>
-public sealed class FixedConcurrencyLimiter(int limit) : IConcurrencyLimiter, IDisposable
+internal sealed class FixedConcurrencyLimiter(int limit) : IConcurrencyLimiter, IDisposable
 {
     private readonly SemaphoreSlim _slots = new(limit, limit);
 

@@ -1,7 +1,7 @@
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>Bounds the batches in flight; adaptive implementations learn the bound from what the service answers.</summary>
-public interface IConcurrencyLimiter
+internal interface IConcurrencyLimiter
 {
     /// <summary>The number of batches allowed in flight now.</summary>
     int Limit { get; }

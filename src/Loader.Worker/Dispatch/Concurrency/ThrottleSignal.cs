@@ -6,7 +6,7 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// and it already waits on its own (one batch per key in flight, retried after its retry-after), so the others
 /// need not slow down. Thread-safe.
 /// </summary>
-public sealed class ThrottleSignal(TimeProvider timeProvider, TimeSpan window)
+internal sealed class ThrottleSignal(TimeProvider timeProvider, TimeSpan window)
 {
     private readonly Lock _lock = new();
     private readonly Queue<(long At, string PartitionKey)> _recent = new();

@@ -6,7 +6,7 @@ namespace Loader.Worker.Dispatch.Pacing;
 /// because System.Threading.RateLimiting's token bucket cannot charge after the fact or change its rate
 /// while running, which pacing by measured request units needs. Thread-safe; time from a <see cref="TimeProvider"/>.
 /// </summary>
-public sealed class RateBucket
+internal sealed class RateBucket
 {
     private readonly Lock _lock = new();
     private readonly TimeProvider _timeProvider;

@@ -11,7 +11,7 @@ namespace Loader.Worker.Dispatch.Pacing;
 /// evenly spread rather than in bursts that a service's own bucket would refuse. Waits happen inside the batch's
 /// concurrency slot (the pace, not the slots, is then the limit), never inside a retry's backoff.
 /// </summary>
-public sealed class RatePacer
+internal sealed class RatePacer
 {
     private const double BurstSeconds = 0.2;
 

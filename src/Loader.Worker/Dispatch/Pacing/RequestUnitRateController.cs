@@ -11,7 +11,7 @@ namespace Loader.Worker.Dispatch.Pacing;
 /// ceiling it sets is provisional and the pace climbs from it steadily until a later throttle measures the rate.
 /// Thread-safe; time from a <see cref="TimeProvider"/>.
 /// </summary>
-public sealed class RequestUnitRateController(TimeProvider timeProvider, double? cap)
+internal sealed class RequestUnitRateController(TimeProvider timeProvider, double? cap)
 {
     private const double BackOffFraction = 0.96;
     private const double HoldFraction = 0.98;

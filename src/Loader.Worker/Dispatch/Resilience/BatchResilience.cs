@@ -12,7 +12,7 @@ namespace Loader.Worker.Dispatch.Resilience;
 /// <c>Loader:Retry:MaxAttempts</c>; the waits happen outside the concurrency slot, so a throttled partition waits on
 /// its own while others flow. <see cref="RequestTimeout"/> bounds the request alone, not the pacing before it.
 /// </summary>
-public sealed class BatchResilience
+internal sealed class BatchResilience
 {
     /// <param name="options">Loader:Retry.</param>
     /// <param name="statistics">Where retries and their waits are counted.</param>

@@ -6,7 +6,7 @@ namespace Loader.Worker.Inputs.Compression;
 /// The codec a part of the input is read with: <c>Loader:Csv:Compression</c> when it names one; under <c>Auto</c> a
 /// blob's Content-Encoding, else the extension of the name. Plain when none of them says otherwise.
 /// </summary>
-public static class CompressionChoice
+internal static class CompressionChoice
 {
     private static readonly Dictionary<string, InputCompression> s_extensions = new(StringComparer.OrdinalIgnoreCase)
     {

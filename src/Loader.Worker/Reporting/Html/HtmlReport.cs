@@ -11,7 +11,7 @@ namespace Loader.Worker.Reporting.Html;
 /// charts inline SVG, and a Content-Security-Policy forbids any other source, so it opens the same from a blob, a
 /// disk or an e-mail attachment. Everything in it comes from the <see cref="LoadReport"/>, so it says what the JSON says.
 /// </summary>
-public static class HtmlReport
+internal static class HtmlReport
 {
     /// <summary>The charts every report has, by their <c>data-chart</c> name.</summary>
     public static readonly IReadOnlyList<string> TimelineCharts = ["rows-per-second", "batches-in-flight", "throttled-per-second", "units-per-second"];

@@ -8,7 +8,7 @@ namespace Loader.Worker.Reporting.Terminal;
 /// is known (an unknown size shows a moving bar), rows written and rows/s, batches in flight, throttles and rejects.
 /// Only for a person at a terminal; logs to a pipe or a container's collector keep their progress lines.
 /// </summary>
-public sealed class TerminalProgress(IAnsiConsole console, TimeProvider timeProvider)
+internal sealed class TerminalProgress(IAnsiConsole console, TimeProvider timeProvider)
 {
     /// <summary>How often the bar is brought up to date.</summary>
     public static readonly TimeSpan RefreshPeriod = TimeSpan.FromMilliseconds(250);

@@ -16,7 +16,7 @@ namespace Loader.Worker.Shards.Planning;
 /// refused) and enqueues only the shards no run has enqueued yet, so a plan stopped halfway is finished by running it
 /// again. Two planners at once store one manifest (it is created only where none exists).
 /// </summary>
-public sealed partial class PlanCommand(
+internal sealed partial class PlanCommand(
     IOptions<LoaderOptions> options,
     ShardedLoadFactory loads,
     InputOpener inputs,

@@ -11,7 +11,7 @@ namespace Loader.Worker.Shards.Planning;
 /// boundaries found by reading it once with the loader's own reader (<see cref="RecordCutFinder"/>), so a quoted field's
 /// line breaks never split a record and a stray quote is handled where the loader would handle it.
 /// </summary>
-public sealed partial class ShardPlanner(ILogger<ShardPlanner> logger)
+internal sealed partial class ShardPlanner(ILogger<ShardPlanner> logger)
 {
     public async Task<IReadOnlyList<ShardSpec>> CutAsync(LoaderOptions settings, InputSource source, CancellationToken cancellationToken)
     {

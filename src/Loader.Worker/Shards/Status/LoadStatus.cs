@@ -7,7 +7,7 @@ namespace Loader.Worker.Shards.Status;
 /// <c>rows = written + rejected + superseded + failed + alreadyWritten + settledByEarlierRuns</c>, every shard settled, and
 /// (key shards) every shard read the same records.
 /// </summary>
-public sealed record LoadStatus
+internal sealed record LoadStatus
 {
     public required string LoadId { get; init; }
 
@@ -79,10 +79,10 @@ public sealed record LoadStatus
 }
 
 /// <summary>How many shards stand where.</summary>
-public sealed record ShardCounts(int Total, int Done, int Running, int Waiting, int Poisoned);
+internal sealed record ShardCounts(int Total, int Done, int Running, int Waiting, int Poisoned);
 
 /// <summary>One shard in the status: what it covers, where it stands, what its last run did.</summary>
-public sealed record ShardLine
+internal sealed record ShardLine
 {
     public required string Id { get; init; }
 

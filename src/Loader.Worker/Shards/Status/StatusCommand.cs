@@ -12,7 +12,7 @@ namespace Loader.Worker.Shards.Status;
 /// when the load is complete and reconciled, 1 when a shard is poisoned or the load does not reconcile, 5 while shards
 /// still wait or run.
 /// </summary>
-public sealed class StatusCommand(IOptions<LoaderOptions> options, ShardedLoadFactory loads, OutputFiles outputs, TimeProvider timeProvider)
+internal sealed class StatusCommand(IOptions<LoaderOptions> options, ShardedLoadFactory loads, OutputFiles outputs, TimeProvider timeProvider)
 {
     private const int ReadInParallel = 8;
 

@@ -12,7 +12,7 @@ namespace Loader.Worker.Shards.Work;
 /// the message finds the lease free. When the lease cannot be renewed before it runs out, the hold is
 /// <see cref="Lost"/> and the shard's run must stop at once: another worker may take the shard.
 /// </summary>
-public sealed partial class ShardHold : IAsyncDisposable
+internal sealed partial class ShardHold : IAsyncDisposable
 {
     private readonly BlobLeaseClient _lease;
     private readonly ShardQueue _queue;

@@ -13,7 +13,7 @@ namespace Loader.Worker.Shards.Work;
 /// checkpoint, rejects and report in the state folder, so the outputs preflight, checkpoints and resuming work for a
 /// shard as for a load. Statistics are the shard's own; the backend's client is shared by the worker's shards.
 /// </summary>
-public sealed class ShardRun(
+internal sealed class ShardRun(
     IConfiguration configuration,
     IBackendAdapter backend,
     LoadPipelineFactory pipelines,

@@ -16,7 +16,7 @@ namespace Loader.Worker.Shards.Work;
 /// <c>Loader:Shards:RetryDelay</c>; a message taken <c>Loader:Shards:MaxDequeues</c> times without being settled goes to
 /// the poison queue. Duplicate messages (a plan stopped halfway and run again) are told apart by the shard's state.
 /// </summary>
-public sealed partial class ShardWorker(
+internal sealed partial class ShardWorker(
     IOptions<LoaderOptions> options,
     ShardedLoadFactory loads,
     ShardRun run,

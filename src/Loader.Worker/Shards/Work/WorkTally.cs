@@ -5,7 +5,7 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Shards.Work;
 
 /// <summary>How one message a worker took ended.</summary>
-public sealed record ShardResult(ShardResultKind Kind, LoadReport? Report = null)
+internal sealed record ShardResult(ShardResultKind Kind, LoadReport? Report = null)
 {
     public static readonly ShardResult Skipped = new(ShardResultKind.Skipped);
     public static readonly ShardResult Stopped = new(ShardResultKind.Stopped);
@@ -17,7 +17,7 @@ public sealed record ShardResult(ShardResultKind Kind, LoadReport? Report = null
     public static ShardResult Failed(LoadReport? report) => new(ShardResultKind.Failed, report);
 }
 
-public enum ShardResultKind
+internal enum ShardResultKind
 {
     /// <summary>Nothing to do: settled already, a duplicate, held by another worker, or not this load's.</summary>
     Skipped,

@@ -17,7 +17,7 @@ namespace Loader.Worker.Storage.Blobs;
 /// pattern nobody supports (<c>%2A</c> is a literal star there). <see cref="Path"/> is decoded. A query string must be a shared access signature; it is kept
 /// in <see cref="SharedAccessSignature"/> and left out of <see cref="Display"/> and <see cref="ToString"/>.
 /// </summary>
-public sealed partial record BlobAddress(Uri AccountEndpoint, string Container, string Path)
+internal sealed partial record BlobAddress(Uri AccountEndpoint, string Container, string Path)
 {
     private const string Forms =
         "expected https://<account>.blob.core.windows.net/<container>/<path> or, for the emulator, http://127.0.0.1:10000/<account>/<container>/<path>";

@@ -10,7 +10,7 @@ namespace Loader.Worker.Storage.Blobs;
 /// signature first, then <c>Loader:Blob:ConnectionString</c> (whose account must be the URL's), then
 /// <c>DefaultAzureCredential</c>. Service clients are shared per account and way of signing in.
 /// </summary>
-public sealed class BlobClientFactory(BlobOptions options, Func<TokenCredential>? credential = null)
+internal sealed class BlobClientFactory(BlobOptions options, Func<TokenCredential>? credential = null)
 {
     // Reads and small whole-blob writes are idempotent, so the SDK may retry them: a blip mid-input must not end the load.
     private const int ReadRetries = 5;

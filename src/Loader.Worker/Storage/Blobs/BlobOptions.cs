@@ -3,7 +3,7 @@ using Azure.Storage.Blobs;
 namespace Loader.Worker.Storage.Blobs;
 
 /// <summary>How the loader signs in to blobs it reads and writes (<c>Loader:Blob</c>): the input, and a checkpoint, report or rejects file given as a blob URL.</summary>
-public sealed class BlobOptions
+internal sealed class BlobOptions
 {
     /// <summary>
     /// A storage connection string with the account key or a shared access signature, e.g. for Azurite. When empty,

@@ -5,7 +5,7 @@ namespace Loader.Worker.Storage.Blobs;
 
 /// <summary>Checks <c>Loader:Blob</c>: a read block size in range and a connection string that parses.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Blob</c>: each message names its setting in full under it.</param>
-public sealed class BlobOptionsValidator(string section) : IValidateOptions<BlobOptions>
+internal sealed class BlobOptionsValidator(string section) : IValidateOptions<BlobOptions>
 {
     public ValidateOptionsResult Validate(string? name, BlobOptions options)
     {

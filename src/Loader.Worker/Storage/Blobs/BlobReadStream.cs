@@ -19,7 +19,7 @@ namespace Loader.Worker.Storage.Blobs;
 /// On a real account, where each block costs a network round trip, fetching ahead matters more, not less.
 /// </para>
 /// </summary>
-public sealed class BlobReadStream : Stream
+internal sealed class BlobReadStream : Stream
 {
     public const int DefaultBlockSize = 4 * 1024 * 1024;
 

@@ -3,7 +3,7 @@ using Azure;
 namespace Loader.Worker.Storage.Blobs;
 
 /// <summary>A blob of the input as the service described it when the load began: its name in the container, its size, its version.</summary>
-public sealed record InputBlob(string Name, long Length, ETag ETag)
+internal sealed record InputBlob(string Name, long Length, ETag ETag)
 {
     /// <summary>
     /// Headers quote an ETag, listings may not; both become the same quoted <see cref="Azure.ETag"/>, so a checkpoint

@@ -10,7 +10,7 @@ namespace Loader.Worker.Storage.Queues;
 /// <see cref="BlobAddress.IsPathStyle"/>). A query string must be a shared access signature: kept in
 /// <see cref="SharedAccessSignature"/>, never shown.
 /// </summary>
-public sealed partial record QueueAddress(Uri AccountEndpoint, string Name)
+internal sealed partial record QueueAddress(Uri AccountEndpoint, string Name)
 {
     /// <summary>What a poison queue's name adds to its queue's.</summary>
     public const string PoisonSuffix = "-poison";

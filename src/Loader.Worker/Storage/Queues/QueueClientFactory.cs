@@ -12,7 +12,7 @@ namespace Loader.Worker.Storage.Queues;
 /// services), then <c>DefaultAzureCredential</c> (in Azure the job's managed identity, which needs Storage Queue Data
 /// Contributor on the queues).
 /// </summary>
-public sealed class QueueClientFactory(BlobOptions options, Func<TokenCredential>? credential = null)
+internal sealed class QueueClientFactory(BlobOptions options, Func<TokenCredential>? credential = null)
 {
     // Every call the loader makes is safe to repeat but Put Message, whose repeat is a duplicate the workers tell apart.
     private const int Retries = 5;

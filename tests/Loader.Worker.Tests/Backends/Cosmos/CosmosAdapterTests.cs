@@ -50,10 +50,11 @@ public sealed class CosmosAdapterTests(CosmosStandInFixture cosmos) : IAsyncDisp
     }
 
     [Theory]
-    [InlineData(CosmosWriteMethod.TransactionalBatch)]
-    [InlineData(CosmosWriteMethod.Bulk)]
-    public async Task Items_are_stored_as_typed_json_with_the_id_and_the_partition_key(CosmosWriteMethod mode)
+    [InlineData(nameof(CosmosWriteMethod.TransactionalBatch))]
+    [InlineData(nameof(CosmosWriteMethod.Bulk))]
+    public async Task Items_are_stored_as_typed_json_with_the_id_and_the_partition_key(string modeName)
     {
+        var mode = Enum.Parse<CosmosWriteMethod>(modeName);
         var adapter = await AdapterAsync(mode);
         var when = new DateTime(2024, 3, 1, 10, 0, 0, DateTimeKind.Utc);
         var guid = Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e");
@@ -75,10 +76,11 @@ public sealed class CosmosAdapterTests(CosmosStandInFixture cosmos) : IAsyncDisp
     }
 
     [Theory]
-    [InlineData(CosmosWriteMethod.TransactionalBatch)]
-    [InlineData(CosmosWriteMethod.Bulk)]
-    public async Task The_partition_key_goes_to_the_configured_property(CosmosWriteMethod mode)
+    [InlineData(nameof(CosmosWriteMethod.TransactionalBatch))]
+    [InlineData(nameof(CosmosWriteMethod.Bulk))]
+    public async Task The_partition_key_goes_to_the_configured_property(string modeName)
     {
+        var mode = Enum.Parse<CosmosWriteMethod>(modeName);
         var adapter = await AdapterAsync(mode, partitionKeyPath: "/region");
 
         var outcome = await adapter.WriteBatchAsync(new EntityBatch("west", [Entity(adapter, "west", "1")], WriteMode.Upsert), _cancellation);

@@ -10,18 +10,27 @@ namespace Loader.Worker.Tests.Backends.Cosmos;
 /// real cosmosdb-server: the SDK's own binary batches go over the wire and are answered as the service answers
 /// them (throttling: a stand-in with a small request-unit budget). Each test has its own container.
 /// </summary>
-public abstract class CosmosContractTests(CosmosStandInFixture cosmos, CosmosWriteMethod mode) : AdapterContractTests, IAsyncDisposable
+public abstract class CosmosContractTests : AdapterContractTests, IAsyncDisposable
 {
+    private readonly CosmosStandInFixture _cosmos;
+    private readonly CosmosWriteMethod _mode;
     private readonly List<IAsyncDisposable> _owned = [];
     private readonly Dictionary<IBackendAdapter, string> _containers = [];
 
-    protected override async Task<IBackendAdapter> CreateAdapterAsync() => await CreateAsync(cosmos.StandIn);
+    // Private protected: the write method is the worker's own (internal) type, so only this assembly's subclasses may pick it.
+    private protected CosmosContractTests(CosmosStandInFixture cosmos, CosmosWriteMethod mode)
+    {
+        _cosmos = cosmos;
+        _mode = mode;
+    }
+
+    protected override async Task<IBackendAdapter> CreateAdapterAsync() => await CreateAsync(_cosmos.StandIn);
 
     protected override async Task<IBackendAdapter?> CreateThrottlingAdapterAsync()
     {
         // 20 RU/s with one second of burst: a 2 KB item costs 10 RU, so the bucket empties within a few batches even
         // at bulk mode's pace (the SDK holds point operations up to its dispatch timer before sending them).
-        var standIn = await cosmos.StartStandInAsync(new StandInOptions { RuPerSecond = 20, BurstSeconds = 1 }, Cancellation);
+        var standIn = await _cosmos.StartStandInAsync(new StandInOptions { RuPerSecond = 20, BurstSeconds = 1 }, Cancellation);
         _owned.Add(standIn);
         return await CreateAsync(standIn);
     }
@@ -29,14 +38,14 @@ public abstract class CosmosContractTests(CosmosStandInFixture cosmos, CosmosWri
     private async Task<IBackendAdapter> CreateAsync(StandInHost standIn)
     {
         var container = CosmosStandInFixture.UniqueContainerName("contract");
-        var adapter = cosmos.CreateAdapter(container, mode, standIn, maxParallelBatches: 8);
+        var adapter = _cosmos.CreateAdapter(container, _mode, standIn, maxParallelBatches: 8);
         await adapter.PrepareAsync(Cancellation);
         _containers[adapter] = container;
         return adapter;
     }
 
     protected override Task<IReadOnlyDictionary<string, object>?> ReadBackAsync(IBackendAdapter adapter, string partitionKey, string rowKey) =>
-        CosmosItems.ReadAsync(cosmos.Client.GetContainer(CosmosStandInFixture.Database, _containers[adapter]), partitionKey, rowKey, Cancellation);
+        CosmosItems.ReadAsync(_cosmos.Client.GetContainer(CosmosStandInFixture.Database, _containers[adapter]), partitionKey, rowKey, Cancellation);
 
     public async ValueTask DisposeAsync()
     {

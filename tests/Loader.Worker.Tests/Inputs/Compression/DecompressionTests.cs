@@ -20,13 +20,13 @@ public sealed class DecompressionTests : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
-    public static TheoryData<InputCompression, bool> Codecs() => new()
+    public static TheoryData<string, bool> Codecs() => new()
     {
-        { InputCompression.Gzip, true },
-        { InputCompression.Brotli, true },
-        { InputCompression.Deflate, true },
-        { InputCompression.Deflate, false },
-        { InputCompression.Zstd, true },
+        { nameof(InputCompression.Gzip), true },
+        { nameof(InputCompression.Brotli), true },
+        { nameof(InputCompression.Deflate), true },
+        { nameof(InputCompression.Deflate), false },
+        { nameof(InputCompression.Zstd), true },
     };
 
     private LocalFilePart Part(string name, byte[] bytes, InputCompression codec)
@@ -58,8 +58,9 @@ public sealed class DecompressionTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Codecs))]
-    public void Each_codec_reads_back_the_text_it_compressed_and_progress_counts_compressed_bytes(InputCompression codec, bool zlib)
+    public void Each_codec_reads_back_the_text_it_compressed_and_progress_counts_compressed_bytes(string codecName, bool zlib)
     {
+        var codec = Enum.Parse<InputCompression>(codecName);
         var bytes = Compressed.Bytes(codec, s_text, zlib);
         var part = Part("in" + Compressed.Extension(codec, zlib), bytes, codec);
         var progress = new InputProgress(bytes.Length);
@@ -71,10 +72,11 @@ public sealed class DecompressionTests : IDisposable
     }
 
     [Theory]
-    [InlineData(InputCompression.Gzip)]
-    [InlineData(InputCompression.Zstd)]
-    public void A_file_of_several_members_or_frames_reads_to_its_end(InputCompression codec)
+    [InlineData(nameof(InputCompression.Gzip))]
+    [InlineData(nameof(InputCompression.Zstd))]
+    public void A_file_of_several_members_or_frames_reads_to_its_end(string codecName)
     {
+        var codec = Enum.Parse<InputCompression>(codecName);
         var part = Part("cat" + Compressed.Extension(codec), Compressed.Concatenated(codec, s_text, pieces: 5), codec);
 
         Assert.Equal(s_text, ReadAll(part, readSize: 1_000));
@@ -82,8 +84,9 @@ public sealed class DecompressionTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Codecs))]
-    public void A_file_cut_short_anywhere_is_reported_with_its_name_and_never_read_as_a_shorter_input(InputCompression codec, bool zlib)
+    public void A_file_cut_short_anywhere_is_reported_with_its_name_and_never_read_as_a_shorter_input(string codecName, bool zlib)
     {
+        var codec = Enum.Parse<InputCompression>(codecName);
         var bytes = Compressed.Bytes(codec, s_text, zlib);
         foreach (var kept in new[] { bytes.Length - 1, bytes.Length - 4, bytes.Length - 9, bytes.Length * 2 / 3, bytes.Length / 2, 100 })
         {
@@ -111,8 +114,9 @@ public sealed class DecompressionTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Codecs))]
-    public void Damaged_bytes_in_the_middle_are_reported_with_the_byte_that_was_being_read(InputCompression codec, bool zlib)
+    public void Damaged_bytes_in_the_middle_are_reported_with_the_byte_that_was_being_read(string codecName, bool zlib)
     {
+        var codec = Enum.Parse<InputCompression>(codecName);
         var bytes = Compressed.Bytes(codec, s_text, zlib);
         var middle = bytes.Length / 2;
         for (var i = 0; i < 64; i++)
@@ -137,10 +141,11 @@ public sealed class DecompressionTests : IDisposable
     }
 
     [Theory]
-    [InlineData(InputCompression.Brotli)]
-    [InlineData(InputCompression.Deflate)]
-    public void A_second_stream_after_the_first_is_refused_where_the_codec_does_not_chain_streams(InputCompression codec)
+    [InlineData(nameof(InputCompression.Brotli))]
+    [InlineData(nameof(InputCompression.Deflate))]
+    public void A_second_stream_after_the_first_is_refused_where_the_codec_does_not_chain_streams(string codecName)
     {
+        var codec = Enum.Parse<InputCompression>(codecName);
         var half = s_text.Length / 2;
         var bytes = Compressed.Bytes(codec, s_text.AsSpan(0, half)).Concat(Compressed.Bytes(codec, s_text.AsSpan(half))).ToArray();
         var part = Part("two" + Compressed.Extension(codec), bytes, codec);

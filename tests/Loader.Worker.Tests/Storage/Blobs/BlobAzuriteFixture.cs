@@ -39,7 +39,7 @@ public sealed class BlobAzuriteFixture : IAsyncLifetime
     }
 
     /// <summary>Writes a blob whole, replacing any of that name, and returns it as an input sees it.</summary>
-    public async Task<InputBlob> UploadAsync(string container, string name, BinaryData content, string contentType, CancellationToken cancellationToken)
+    internal async Task<InputBlob> UploadAsync(string container, string name, BinaryData content, string contentType, CancellationToken cancellationToken)
     {
         var uploaded = await Client.GetBlobContainerClient(container).GetBlobClient(name)
             .UploadAsync(content, new BlobUploadOptions { HttpHeaders = new BlobHttpHeaders { ContentType = contentType } }, cancellationToken);
