@@ -12,6 +12,25 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
     /// <summary>What an adapter folder may use: Loader.Abstractions (another project, not a folder here) and Storage.</summary>
     private static readonly string[] s_adapterMayUse = ["Backends", "Storage"];
 
+    /// <summary>
+    /// The direction the README draws, top to bottom: a folder uses only folders of the layers below its own. The
+    /// stages (Dispatch down to Inputs and Outputs) each use only stages after them.
+    /// </summary>
+    private static readonly string[][] s_layers =
+    [
+        [FolderGraph.Root],
+        ["Hosting"],
+        ["Shards", "Planning"],
+        ["Pipeline"],
+        ["Dispatch"],
+        ["Checkpoints", "Rejects", "Telemetry"],
+        ["Reporting"],
+        ["Inputs", "Outputs"],
+        ["Configuration"],
+        ["Backends", "Mapping"],
+        ["Storage", "Csv", "Batching"],
+    ];
+
     private static readonly Lazy<FolderGraph> s_loader = new(() => FolderGraph.Read(Path.Combine(RepositoryPaths.Root, "src", "Loader.Worker")));
 
     [Fact]
@@ -35,6 +54,43 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
 
         Assert.True(stray.Count == 0, $"Backends/ may use Loader.Abstractions and Storage only; it uses:{Environment.NewLine}"
             + string.Join(Environment.NewLine, stray.Select(use => $"  {use.To}: {use}")));
+    }
+
+    [Fact]
+    public void Each_folder_uses_only_folders_of_the_layers_below_it()
+    {
+        var graph = s_loader.Value;
+        var (unplaced, upward) = AgainstLayers(graph, s_layers);
+
+        Assert.True(unplaced.Count == 0, $"Folders the layers of this test do not place (put each where it belongs, here and in the README): {string.Join(", ", unplaced)}");
+        Assert.True(upward.Count == 0, $"Uses against the direction Hosting -> ... -> Storage, Csv, Batching:{Environment.NewLine}"
+            + string.Join(Environment.NewLine, upward.Select(use => $"  {use.From} -> {use.To}: {use}")));
+    }
+
+    /// <summary>The folders no layer holds, and the uses of a folder in the same layer or one above.</summary>
+    private static (IReadOnlyList<string> Unplaced, IReadOnlyList<FolderUse> Upward) AgainstLayers(FolderGraph graph, string[][] layers)
+    {
+        var layerOf = layers.SelectMany((folders, layer) => folders.Select(folder => (folder, layer))).ToDictionary(StringComparer.Ordinal);
+        var unplaced = graph.Folders.Where(folder => !layerOf.ContainsKey(folder)).ToList();
+        var upward = graph.Uses.Where(use => layerOf.TryGetValue(use.From, out var from) && layerOf.TryGetValue(use.To, out var to) && to <= from).ToList();
+        return (unplaced, upward);
+    }
+
+    [Fact]
+    public void A_use_of_a_folder_above_or_beside_and_a_folder_no_layer_holds_are_caught()
+    {
+        var graph = FolderGraph.From(
+        [
+            ("Hosting/LoadJob.cs", "using Loader.Worker.Csv;\nnamespace Loader.Worker.Hosting;\nsealed class LoadJob { }"),
+            ("Csv/CsvOptions.cs", "namespace Loader.Worker.Csv;\nsealed class CsvOptions { Hosting.LoadJob? Job; Mapping.Plan? Plan; Extra.Thing? Thing; }"),
+            ("Mapping/Plan.cs", "namespace Loader.Worker.Mapping;\nsealed class Plan { }"),
+            ("Extra/Thing.cs", "namespace Loader.Worker.Extra;\nsealed class Thing { }"),
+        ]);
+
+        var (unplaced, upward) = AgainstLayers(graph, [["Hosting"], ["Mapping"], ["Csv"]]);
+
+        Assert.Equal(["Extra"], unplaced);
+        Assert.Equal(["Csv -> Hosting", "Csv -> Mapping"], upward.Select(use => $"{use.From} -> {use.To}"));
     }
 
     [Fact]
