@@ -77,7 +77,8 @@ internal static class LoaderHost
         var source = new JsonConfigurationSource { Path = fullPath, Optional = false, ReloadOnChange = false };
         source.ResolveFileProvider();
         var sources = configuration.Sources;
-        var environment = sources.Select((s, i) => (s, i)).FirstOrDefault(p => p.s is EnvironmentVariablesConfigurationSource);
+        // The application's environment source, not the host's DOTNET_-prefixed one, which comes before appsettings.json.
+        var environment = sources.Select((s, i) => (s, i)).FirstOrDefault(p => p.s is EnvironmentVariablesConfigurationSource { Prefix: null or "" });
         sources.Insert(environment.s is null ? sources.Count : environment.i, source);
     }
 
