@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Quick start: loads data/sample.csv into a local Azurite that this script installs (npm, project-local)
-# and starts itself, prints the summary and leaves the JSON report in .run/sample-report.json and the HTML report
-# beside it, whose path it prints last.
-# Extra arguments go to the loader, e.g.  ./quickstart.sh --dry-run   or   ./quickstart.sh --write-mode Merge
+# Quick start: loads data/flights.csv.gz (50,000 skewed flights, gzip, six broken rows among them; made by
+# data/make-flights.sh) into table "flights" of a local Azurite that this script installs (npm, project-local) and
+# starts itself, prints the summary, and leaves the JSON report in .run/quickstart-report.json, the rejected rows in
+# .run/quickstart-rejects.csv and the HTML report beside the JSON one, whose path it prints last.
+# Extra arguments go to the loader, e.g.  ./quickstart.sh --dry-run   or   ./quickstart.sh --estimate
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p .run
@@ -24,16 +25,16 @@ dotnet build src/Loader.Worker -c Release -nologo >.run/build.log 2>&1 || { cat 
 
 # Azurite's well-known development key: public, it opens nothing but a local emulator.
 key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
-rm -f .run/sample-report.html # so the path printed last is this run's report, never an older one
+rm -f .run/quickstart-report.html # so the path printed last is this run's report, never an older one
 set +e
-dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/sample.settings.json \
+dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/flights.settings.json \
   "--Loader:Tables:ConnectionString=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$port/devstoreaccount1" \
   --Loader:LogFormat=Text \
   "$@"
 status=$?
 set -e
-echo "Report: .run/sample-report.json   Rejects: .run/sample-rejects.csv   Exit code: $status" >&2
-if [[ -f .run/sample-report.html ]]; then
-  echo "HTML report (open it in a browser): $PWD/.run/sample-report.html" >&2
+echo "Report: .run/quickstart-report.json   Rejects: .run/quickstart-rejects.csv   Exit code: $status" >&2
+if [[ -f .run/quickstart-report.html ]]; then
+  echo "HTML report (open it in a browser): $PWD/.run/quickstart-report.html" >&2
 fi
 exit $status
