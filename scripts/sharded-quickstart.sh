@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sharded load on a local Azurite (Blob, Queue and Table services, started here, in memory): generates a skewed
-# flights CSV (DataGen), then plan -> N work processes at once -> status, as the README's "Scale out" shows.
+# flights CSV (DataGen), then plan -> N work processes at once -> status, as docs/scale-out.md shows.
 #   scripts/sharded-quickstart.sh [ROWS=200000] [WORKERS=3]      extra settings: LOADER_ARGS="--Loader:Shards:By=Key"
 set -euo pipefail
 cd "$(dirname "$0")/.."

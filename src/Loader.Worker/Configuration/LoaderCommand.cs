@@ -2,7 +2,7 @@ namespace Loader.Worker.Configuration;
 
 /// <summary>
 /// What the process does: one load (no verb), or a part of a sharded load (the verbs <c>plan</c>, <c>work</c>,
-/// <c>status</c>, given first on the command line; see the README's <i>Scale out</i>).
+/// <c>status</c>, given first on the command line; see docs/scale-out.md).
 /// </summary>
 internal enum LoaderCommand
 {

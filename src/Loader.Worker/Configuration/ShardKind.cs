@@ -1,6 +1,6 @@
 namespace Loader.Worker.Configuration;
 
-/// <summary>How a sharded load divides its input (<c>Loader:Shards:By</c>); the README's <i>Scale out</i> says what each guarantees.</summary>
+/// <summary>How a sharded load divides its input (<c>Loader:Shards:By</c>); docs/scale-out.md says what each guarantees.</summary>
 internal enum ShardKind
 {
     /// <summary>

@@ -34,7 +34,7 @@ internal static class HelpText
         text.AppendLine("      proves the outputs writable, the input readable and the target ready, and loads nothing");
         text.AppendLine("  dotnet Loader.Worker.dll plan|work|status --Loader:Shards:State url --Loader:Shards:Queue url [settings ...]");
         text.AppendLine("      a sharded load: plan cuts the input into shards and queues them, each work process loads");
-        text.AppendLine("      shards until the queue is empty, status merges the shards' reports (README: Scale out)");
+        text.AppendLine("      shards until the queue is empty, status merges the shards' reports (docs/scale-out.md)");
         text.AppendLine("  dotnet Loader.Worker.dll --help | --version");
         text.AppendLine();
         text.AppendLine("Settings are read from appsettings.json, then --settings file.json (same shape), then the");

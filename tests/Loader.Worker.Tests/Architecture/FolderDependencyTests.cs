@@ -13,7 +13,7 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
     private static readonly string[] s_adapterMayUse = ["Backends", "Storage"];
 
     /// <summary>
-    /// The direction the README draws, top to bottom: a folder uses only folders of the layers below its own. The
+    /// The direction docs/architecture.md draws, top to bottom: a folder uses only folders of the layers below its own. The
     /// stages (Dispatch down to Inputs and Outputs) each use only stages after them.
     /// </summary>
     private static readonly string[][] s_layers =
@@ -62,7 +62,7 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
         var graph = s_loader.Value;
         var (unplaced, upward) = AgainstLayers(graph, s_layers);
 
-        Assert.True(unplaced.Count == 0, $"Folders the layers of this test do not place (put each where it belongs, here and in the README): {string.Join(", ", unplaced)}");
+        Assert.True(unplaced.Count == 0, $"Folders the layers of this test do not place (put each where it belongs, here and in docs/architecture.md): {string.Join(", ", unplaced)}");
         Assert.True(upward.Count == 0, $"Uses against the direction Hosting -> ... -> Storage, Csv, Batching:{Environment.NewLine}"
             + string.Join(Environment.NewLine, upward.Select(use => $"  {use.From} -> {use.To}: {use}")));
     }

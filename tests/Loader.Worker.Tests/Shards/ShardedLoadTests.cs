@@ -30,7 +30,7 @@ public sealed class ShardedLoadTests : IDisposable
     /// <summary>
     /// Range shards over a prefix of two blobs, the larger cut into byte ranges: every row is written or superseded once,
     /// status reconciles, and every key holds the last row of a shard that has it (the last row of the input when one
-    /// shard has all its rows, which is the guarantee the README states for range shards).
+    /// shard has all its rows, which is the guarantee docs/scale-out.md states for range shards).
     /// </summary>
     [Fact]
     public async Task Three_workers_load_range_shards_of_a_skewed_prefix_and_the_table_equals_the_input()

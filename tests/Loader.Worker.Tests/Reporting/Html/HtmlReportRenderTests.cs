@@ -11,7 +11,7 @@ namespace Loader.Worker.Tests.Reporting.Html;
 /// units and rejects) rendered by Debian's chromium, driven by playwright-core from tools/ (tools/render-report.mjs):
 /// no console error, no uncaught exception, no request for anything but the page, every chart drawn with as many
 /// points as the report's timeline has entries, the histogram with its buckets and percentile markers. The screenshot
-/// is kept in .run/html-report-screenshot.png (docs/html-report.png is one of them).
+/// is kept in .run/html-report-screenshot.png (docs/html-report.png is the quick start's report, rendered the same way).
 /// </summary>
 public sealed class HtmlReportRenderTests(AzuriteFixture azurite) : IDisposable
 {
