@@ -9,21 +9,44 @@ namespace Loader.Worker.Tests.Deployment;
 
 /// <summary>
 /// Every setting the deployment files and the docs name is one the loader reads: a misspelt environment variable
-/// in a compose file or a Bicep template is otherwise ignored without a word, and the load runs on a default.
+/// in a compose file or a Bicep template is otherwise ignored without a word, and the load runs on a default; a
+/// misspelt setting in the docs is copied into someone's command line.
 /// </summary>
 public sealed partial class SettingNamesTests
 {
     private static readonly HashSet<string> s_known = KnownSettings();
 
-    public static TheoryData<string> Files() =>
+    /// <summary>Files that set the loader's settings: each must name some, or the check reads them wrong.</summary>
+    public static TheoryData<string> SettingFiles() =>
     [
-        "docker-compose.yml", "README.md", "docs/deploy.md", "infra/bicep/main.bicep", "infra/bicep/modules/job.bicep",
-        "data/sample.settings.json", "src/Loader.Worker/appsettings.json",
+        "docker-compose.yml", "README.md", "infra/bicep/main.bicep", "infra/bicep/modules/job.bicep",
+        "src/Loader.Worker/appsettings.json", .. DocumentationFiles.Find("data", "*.settings.json"),
     ];
 
+    /// <summary>Every documentation page, found by name so that a new page is checked too; a page may name no setting.</summary>
+    public static TheoryData<string> DocumentationPages() => [.. DocumentationFiles.Pages()];
+
     [Theory]
-    [MemberData(nameof(Files))]
-    public void Every_loader_setting_a_file_names_is_a_real_setting(string file)
+    [MemberData(nameof(SettingFiles))]
+    public void Every_loader_setting_a_file_names_is_a_real_setting(string file) =>
+        Assert.NotEmpty(NamedSettingsAreReal(file));
+
+    [Theory]
+    [MemberData(nameof(DocumentationPages))]
+    public void Every_loader_setting_a_documentation_page_names_is_a_real_setting(string file) => NamedSettingsAreReal(file);
+
+    [Fact]
+    public void The_pages_checked_are_every_page_of_the_docs()
+    {
+        var pages = DocumentationFiles.Pages();
+
+        Assert.Contains("README.md", pages);
+        Assert.Contains("bench/README.md", pages);
+        Assert.Contains("docs/deploy.md", pages);
+        Assert.Equal(Directory.GetFiles(Path.Combine(RepositoryPaths.Root, "docs"), "*.md").Length, pages.Count(page => page.StartsWith("docs/", StringComparison.Ordinal)));
+    }
+
+    private static List<string> NamedSettingsAreReal(string file)
     {
         var text = File.ReadAllText(Path.Combine(RepositoryPaths.Root, file));
         var named = file.EndsWith(".json", StringComparison.Ordinal) ? JsonSettings(text) : TextSettings(text);
@@ -31,7 +54,7 @@ public sealed partial class SettingNamesTests
         var unknown = named.Where(name => !IsKnown(name)).Distinct().ToList();
 
         Assert.True(unknown.Count == 0, $"{file} names settings the loader does not have: {string.Join(", ", unknown)}");
-        Assert.NotEmpty(named);
+        return named;
     }
 
     [Fact]
