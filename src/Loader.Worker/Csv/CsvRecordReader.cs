@@ -18,6 +18,7 @@ internal sealed class CsvRecordReader : IDisposable
 
     private readonly CsvReader _reader;
     private readonly RunawayQuoteGuard _guard;
+    private readonly Utf16Input _text;
 
     // Filled by the scanning thread, ahead of the mapped results; released in order by ReadAll.
     private readonly ConcurrentQueue<(long GoodRecordsBefore, MalformedRecord Record)> _malformed = new();
@@ -26,11 +27,15 @@ internal sealed class CsvRecordReader : IDisposable
     private bool _readingHeader = true;
     private string? _headerProblem;
 
-    private CsvRecordReader(CsvReader reader, RunawayQuoteGuard guard)
+    private CsvRecordReader(CsvReader reader, RunawayQuoteGuard guard, Utf16Input text)
     {
         _reader = reader;
         _guard = guard;
+        _text = text;
     }
+
+    /// <summary>The encoding of the input as the mapper names it in a reject: <c>UTF-16</c> (a byte-order mark said so) or <c>UTF-8</c>.</summary>
+    public string TextEncoding => _text.IsUtf16 ? "UTF-16" : "UTF-8";
 
     /// <summary>Lines of the input read so far, header and blank lines included: all of them once the records are read.</summary>
     public long LinesRead => _guard.LinesRead;
@@ -45,8 +50,9 @@ internal sealed class CsvRecordReader : IDisposable
     public long LastSkippedLine { get; private set; }
 
     /// <summary>
-    /// Opens a stream as UTF-8 (a byte-order mark switches to UTF-16/32). Bytes that are not valid UTF-8 are
-    /// kept as they are; the mapper rejects the record, so one bad byte costs one row, not the load.
+    /// Opens a stream as UTF-8 (a byte-order mark switches to UTF-16/32). Bytes that are not valid UTF-8, and unpaired
+    /// surrogates in UTF-16 (<see cref="Utf16Input"/>), are kept as bytes that are not UTF-8; the mapper rejects the
+    /// record, so one bad byte costs one row, not the load.
     /// </summary>
     public static CsvRecordReader Open(Stream stream, CsvOptions options) => Open(stream, options, boundaries: null);
 
@@ -57,7 +63,19 @@ internal sealed class CsvRecordReader : IDisposable
     {
         CsvRecordReader? owner = null;
         var separator = Separator(options.Delimiter);
-        var guard = new RunawayQuoteGuard(stream, separator, options.MaxLinesInQuotes, options.MaxRecordBytes) { BoundaryFound = boundaries };
+        var text = new Utf16Input(stream);
+
+        // Offsets in UTF-16 input are not the offsets of its UTF-8 form, which the guard counts: such input is not cut.
+        var guard = new RunawayQuoteGuard(text, separator, options.MaxLinesInQuotes, options.MaxRecordBytes)
+        {
+            BoundaryFound = boundaries is null ? null : (parserOffset, inputOffset) =>
+            {
+                if (!text.IsUtf16)
+                {
+                    boundaries(parserOffset, inputOffset);
+                }
+            },
+        };
         var readerOptions = new CsvReaderOptions
         {
             Separator = separator,
@@ -76,7 +94,7 @@ internal sealed class CsvRecordReader : IDisposable
             PoolStrings = true,
         };
         var reader = CsvReader.Create(guard, readerOptions, leaveOpen: true);
-        owner = new CsvRecordReader(reader, guard);
+        owner = new CsvRecordReader(reader, guard, text);
         owner.Header = owner.ReadHeader();
         return owner;
     }
@@ -247,5 +265,6 @@ internal sealed class CsvRecordReader : IDisposable
     {
         _reader.Dispose();
         _guard.Dispose();
+        _text.Dispose();
     }
 }

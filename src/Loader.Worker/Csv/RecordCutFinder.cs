@@ -10,7 +10,7 @@ namespace Loader.Worker.Csv;
 internal static class RecordCutFinder
 {
     /// <summary>Finds the cuts; <paramref name="targets"/> ascending. Cuts at the same record count once.</summary>
-    /// <returns>Null when the part cannot be cut: not UTF-8 (the guard passes UTF-16 and UTF-32 through unscanned), or no record after its header.</returns>
+    /// <returns>Null when the part cannot be cut: not UTF-8 (UTF-16 is read transcoded, so its offsets are not the part's; UTF-32 passes the guard unscanned), or no record after its header.</returns>
     public static RecordCuts? Find(Stream part, CsvOptions options, IReadOnlyList<long> targets, CancellationToken cancellationToken)
     {
         // Boundaries the guard passed at or after the current target, oldest first. The guard runs ahead of the parser by

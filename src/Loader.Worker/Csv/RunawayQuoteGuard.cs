@@ -19,8 +19,8 @@ namespace Loader.Worker.Csv;
 /// Lines are held back only while a quoted field spans them, so memory stays within about twice <c>maxRecordBytes</c>.
 /// Rejected lines reach the parser as one short malformed line (a stray quote) followed by as many line breaks as they
 /// had, so every later line keeps its number; <see cref="TryTake"/> then gives the reader their text and the reason.
-/// Input in UTF-16 or UTF-32 (a byte-order mark says so) passes through untouched: the scan reads UTF-8 bytes. The
-/// inner stream stays open: whoever opened it closes it.
+/// Input in UTF-32 (a byte-order mark says so) passes through untouched: the scan reads UTF-8 bytes, and UTF-16 reaches
+/// it as UTF-8 already (<see cref="Utf16Input"/>). The inner stream stays open: whoever opened it closes it.
 /// Written here because CsvHelper bounds only a record's size (and then stops reading) or forbids line breaks in quotes
 /// altogether; DuckDB's CSV reader, which recovers this way, is not a .NET library.
 /// </remarks>

@@ -11,7 +11,11 @@ namespace Loader.Worker.Mapping;
 /// bytes), drops empty ones, and asks the backend whether it would accept the result. Holds scratch buffers,
 /// so one instance per thread (the read stage maps on several).
 /// </summary>
-internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, ColumnConverter converter)
+/// <param name="plan">How the record's columns become keys and properties.</param>
+/// <param name="backend">Whether the backend would accept the entity.</param>
+/// <param name="converter">Types the cells.</param>
+/// <param name="textEncoding">The input's encoding as a reject names it: text that is not valid in it reaches the mapper as bytes that are not UTF-8.</param>
+internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, ColumnConverter converter, string textEncoding = "UTF-8")
 {
     private readonly EntityProperty[] _scratch = new EntityProperty[plan.Columns.Count];
 
@@ -26,7 +30,7 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         var origin = CsvRecordReader.OriginOf(record);
         if (!Utf8.IsValid(record.RawRecord))
         {
-            return Reject(record, origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid UTF-8");
+            return Reject(record, origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}");
         }
 
         Array.Clear(_strings);

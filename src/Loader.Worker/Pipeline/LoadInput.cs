@@ -47,12 +47,16 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         }
     }
 
-    /// <summary>Makes a mapper per mapping thread, each turning records into entities by <paramref name="plan"/>, values read in <c>Loader:Csv:Culture</c>.</summary>
-    public Func<EntityMapper> Mappers(MappingPlan plan)
+    /// <summary>
+    /// Makes a mapper per mapping thread, each turning records into entities by <paramref name="plan"/>, values read in
+    /// <c>Loader:Csv:Culture</c>; <paramref name="textEncoding"/> is the
+    /// reader's (<see cref="CsvRecordReader.TextEncoding"/>).
+    /// </summary>
+    public Func<EntityMapper> Mappers(MappingPlan plan, string textEncoding)
     {
         var culture = string.IsNullOrWhiteSpace(settings.Csv.Culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(settings.Csv.Culture);
         var converter = new ColumnConverter(culture, settings.Csv.AllowGroupSeparators);
-        return () => new EntityMapper(plan, backend, converter);
+        return () => new EntityMapper(plan, backend, converter, textEncoding);
     }
 
     /// <summary>How each record of an input with <paramref name="header"/> becomes an entity.</summary>

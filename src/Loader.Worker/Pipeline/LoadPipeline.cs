@@ -118,7 +118,7 @@ internal sealed partial class LoadPipeline
         _statistics.TrackInput(source.Progress);
         run.InputBytes = source.Length;
         using var reader = _parts.Input.OpenReader(input);
-        var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Header));
+        var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Header), reader.TextEncoding);
         var checkpoints = _settings.DryRun || _parts.Outputs.For("Loader:CheckpointPath", _settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
         var resume = checkpoints is null ? null : await _parts.Resume.PlanAsync(checkpoints, source, reader, abort).ConfigureAwait(false);
         run.ResumedAtRecord = resume is { Resumed: true } resumed ? resumed.ResumedAt : null;
