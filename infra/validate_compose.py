@@ -33,6 +33,7 @@ LOADER_SETTINGS = {
     "Estimate:Prices:PerHundredRequestUnitsPerSecondHour", "Estimate:Prices:PerTenThousandTableTransactions",
     "Estimate:Prices:TableStoragePerGigabyteMonth", "Estimate:Prices:CosmosStoragePerGigabyteMonth",
     "Csv:Delimiter", "Csv:Culture", "Csv:Compression", "Csv:MapThreads", "Csv:MaxLinesInQuotes", "Csv:MaxRecordBytes", "Csv:AllowGroupSeparators",
+    "Csv:TimeZone",
     "Retry:MaxAttempts", "Retry:BaseDelay", "Retry:MaxDelay", "Retry:AttemptTimeout",
     "Blob:ConnectionString", "Blob:ReadBlockSize",
     "Telemetry:OtlpEndpoint", "Telemetry:OtlpProtocol", "Telemetry:ExportInterval",

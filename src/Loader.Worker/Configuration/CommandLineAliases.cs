@@ -22,6 +22,7 @@ internal static class CommandLineAliases
         ["--check"] = "Loader:Check",
         ["--delimiter"] = "Loader:Csv:Delimiter",
         ["--culture"] = "Loader:Csv:Culture",
+        ["--time-zone"] = "Loader:Csv:TimeZone",
         ["--compression"] = "Loader:Csv:Compression",
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",

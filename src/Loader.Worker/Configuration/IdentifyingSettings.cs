@@ -19,6 +19,12 @@ internal static class IdentifyingSettings
             ["Loader:Csv:Delimiter"] = options.Csv.Delimiter,
             ["Loader:Csv:Culture"] = options.Csv.Culture,
         };
+        // Only when it is not the default, so that a checkpoint or plan from before the setting existed (UTC, as now) stays valid.
+        if (!string.Equals(options.Csv.TimeZone, "UTC", StringComparison.OrdinalIgnoreCase))
+        {
+            settings["Loader:Csv:TimeZone"] = options.Csv.TimeZone;
+        }
+
         foreach (var (column, type) in options.Columns)
         {
             settings[$"Loader:Columns:{column}"] = type.ToString();

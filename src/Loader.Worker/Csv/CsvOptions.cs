@@ -22,6 +22,14 @@ internal sealed class CsvOptions
     /// </summary>
     public bool AllowGroupSeparators { get; set; }
 
+    /// <summary>
+    /// The time zone of DateTime values that name none (<c>2024-03-31 02:30</c>): <c>UTC</c>, or any IANA
+    /// (<c>Europe/Berlin</c>) or Windows (<c>W. Europe Standard Time</c>) zone id. Values with <c>Z</c> or an offset keep
+    /// theirs; every value is stored in UTC. A time the zone skips (clocks going forward) is rejected; a time it has twice
+    /// (clocks going back) is taken as the first, in daylight-saving time.
+    /// </summary>
+    public string TimeZone { get; set; } = "UTC";
+
     /// <summary>Threads that map records to entities; 0 picks one per core (two to four). Order is kept whatever the number.</summary>
     public int MapThreads { get; set; }
 

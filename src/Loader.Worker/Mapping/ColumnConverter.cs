@@ -11,9 +11,11 @@ namespace Loader.Worker.Mapping;
 /// culture's notation; group separators only when <paramref name="allowGroupSeparators"/> is set, and then only where
 /// the culture groups digits (1,234.5 — never 3,14, which another culture's decimal comma would be); a Double must be
 /// finite (no NaN or infinity: neither JSON in Cosmos DB nor a number in any other store holds them the same way) and
-/// must not round to zero from a value that is not zero (1e-400).
+/// must not round to zero from a value that is not zero (1e-400). A DateTime must have a date (a time alone is
+/// refused, not given today's); one that names no zone is in <paramref name="timeZone"/> (UTC when null), and every
+/// DateTime is stored in UTC.
 /// </summary>
-internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSeparators = false)
+internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSeparators = false, TimeZoneInfo? timeZone = null)
 {
     private const NumberStyles IntegerStyle = NumberStyles.Integer;
     private const NumberStyles FloatStyle = NumberStyles.Float;
@@ -62,19 +64,65 @@ internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSepara
         }
     }
 
-    private bool TryParseDateTime(ReadOnlySpan<byte> utf8, out DateTime value)
+    private readonly TimeZoneInfo? _zone = timeZone is null || timeZone.HasSameRules(TimeZoneInfo.Utc) ? null : timeZone;
+
+    private bool TryParseDateTime(ReadOnlySpan<byte> utf8, out DateTime value) => ParseDateTime(utf8, out value) == DateTimeParse.Parsed;
+
+    /// <summary>What a DateTime cell holds: a time in UTC, or why it is none.</summary>
+    private DateTimeParse ParseDateTime(ReadOnlySpan<byte> utf8, out DateTime value)
     {
         // Dates are short; parse from a stack copy in UTF-16, as DateTime has no UTF-8 parser.
         Span<char> chars = stackalloc char[64];
+        value = default;
         if (utf8.Length > chars.Length || !Encoding.UTF8.TryGetChars(utf8, chars, out var written))
         {
-            value = default;
-            return false;
+            return DateTimeParse.Invalid;
         }
 
-        var parsed = DateTime.TryParse(chars[..written], culture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out value);
-        value = DateTime.SpecifyKind(value, DateTimeKind.Utc);
-        return parsed;
+        // A value with a zone comes back in UTC, one without as it was written (Unspecified); a time alone on 0001-01-01
+        // rather than today, which the check below tells from a date written so.
+        var text = chars[..written];
+        if (!DateTime.TryParse(text, culture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.NoCurrentDateDefault, out var parsed))
+        {
+            return DateTime.TryParse(text, culture, DateTimeStyles.AdjustToUniversal, out _) ? DateTimeParse.TimeAlone : DateTimeParse.Invalid;
+        }
+
+        if (parsed is { Year: 1, Month: 1, Day: <= 2 }
+            && (!DateTime.TryParse(text, culture, DateTimeStyles.AdjustToUniversal, out var dated) || dated != parsed))
+        {
+            return DateTimeParse.TimeAlone;
+        }
+
+        if (parsed.Kind == DateTimeKind.Utc || _zone is null)
+        {
+            value = DateTime.SpecifyKind(parsed, DateTimeKind.Utc);
+            return DateTimeParse.Parsed;
+        }
+
+        if (_zone.IsInvalidTime(parsed))
+        {
+            return DateTimeParse.Skipped;
+        }
+
+        // Twice on the day the clocks go back: the first, whose offset is the larger (daylight-saving time).
+        var offset = _zone.IsAmbiguousTime(parsed) ? _zone.GetAmbiguousTimeOffsets(parsed).Max() : _zone.GetUtcOffset(parsed);
+        var ticks = parsed.Ticks - offset.Ticks;
+        if (ticks < DateTime.MinValue.Ticks || ticks > DateTime.MaxValue.Ticks)
+        {
+            return DateTimeParse.OutOfRange;
+        }
+
+        value = new DateTime(ticks, DateTimeKind.Utc);
+        return DateTimeParse.Parsed;
+    }
+
+    private enum DateTimeParse
+    {
+        Parsed,
+        Invalid,
+        TimeAlone,
+        Skipped,
+        OutOfRange,
     }
 
     /// <summary>Why <paramref name="utf8"/> is not a valid value of <paramref name="type"/>: the message of a reject, naming the culture where it matters.</summary>
@@ -101,6 +149,16 @@ internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSepara
         if (type is ColumnType.Int32 or ColumnType.Int64 && System.Numerics.BigInteger.TryParse(Plain(text), IntegerStyle, culture, out _))
         {
             return $"is out of range for {type}";
+        }
+
+        if (type == ColumnType.DateTime && ParseDateTime(utf8, out _) is var parse && parse != DateTimeParse.Invalid)
+        {
+            return parse switch
+            {
+                DateTimeParse.TimeAlone => "is a time without a date: DateTime columns need a date",
+                DateTimeParse.Skipped => $"does not exist in time zone {_zone!.Id} (Loader:Csv:TimeZone): the clocks go forward past it that day",
+                _ => $"is out of range for a DateTime in time zone {_zone!.Id} (Loader:Csv:TimeZone)",
+            };
         }
 
         return type is ColumnType.Int32 or ColumnType.Int64 or ColumnType.Double or ColumnType.DateTime

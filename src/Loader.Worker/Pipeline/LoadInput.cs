@@ -49,13 +49,13 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
 
     /// <summary>
     /// Makes a mapper per mapping thread, each turning records into entities by <paramref name="plan"/>, values read in
-    /// <c>Loader:Csv:Culture</c>; <paramref name="textEncoding"/> is the
+    /// <c>Loader:Csv:Culture</c>, dates without a zone in <c>Loader:Csv:TimeZone</c>; <paramref name="textEncoding"/> is the
     /// reader's (<see cref="CsvRecordReader.TextEncoding"/>).
     /// </summary>
     public Func<EntityMapper> Mappers(MappingPlan plan, string textEncoding)
     {
         var culture = string.IsNullOrWhiteSpace(settings.Csv.Culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(settings.Csv.Culture);
-        var converter = new ColumnConverter(culture, settings.Csv.AllowGroupSeparators);
+        var converter = new ColumnConverter(culture, settings.Csv.AllowGroupSeparators, TimeZoneInfo.FindSystemTimeZoneById(settings.Csv.TimeZone));
         return () => new EntityMapper(plan, backend, converter, textEncoding);
     }
 

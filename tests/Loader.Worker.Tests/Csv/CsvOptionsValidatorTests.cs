@@ -33,4 +33,24 @@ public sealed class CsvOptionsValidatorTests
 
         Assert.Equal(["Elsewhere:Csv:MaxRecordBytes must be between 4096 and 268435456, was 100."], result.Failures!);
     }
+
+    [Theory]
+    [InlineData("UTC")]
+    [InlineData("Europe/Berlin")]
+    [InlineData("W. Europe Standard Time")]
+    public void A_time_zone_is_utc_or_any_iana_or_windows_id(string zone)
+    {
+        Assert.True(new CsvOptionsValidator("Loader:Csv").Validate(null, new CsvOptions { TimeZone = zone }).Succeeded);
+    }
+
+    [Theory]
+    [InlineData("Mars/Olympus_Mons")]
+    [InlineData("+02:00")]
+    [InlineData("")]
+    public void A_time_zone_the_machine_does_not_know_is_refused_naming_the_setting(string zone)
+    {
+        var result = new CsvOptionsValidator("Loader:Csv").Validate(null, new CsvOptions { TimeZone = zone });
+
+        Assert.Equal([$"Loader:Csv:TimeZone '{zone}' is not a time zone this machine knows: UTC, an IANA id (Europe/Berlin) or a Windows id (W. Europe Standard Time)."], result.Failures!);
+    }
 }

@@ -137,4 +137,71 @@ public sealed class ColumnConverterTests
     {
         Assert.Equal((false, null, reason), Convert(text, type));
     }
+
+    private static (bool Converted, object? Value, string Reason) ConvertDateTime(string text, string? zone = null)
+    {
+        var converter = new ColumnConverter(CultureInfo.InvariantCulture, timeZone: zone is null ? null : TimeZoneInfo.FindSystemTimeZoneById(zone));
+        var utf8 = Encoding.UTF8.GetBytes(text);
+        return converter.TryConvert(PropertyName.Of("t"), ColumnType.DateTime, utf8, out var property)
+            ? (true, property.Value, "")
+            : (false, null, converter.Explain(ColumnType.DateTime, utf8));
+    }
+
+    [Theory]
+    [InlineData("05:00")]
+    [InlineData("5pm")]
+    [InlineData("23:59:59.5")]
+    [InlineData("05:00Z")]
+    [InlineData("23:00-05:00")]
+    [InlineData("01:00+02:00")]
+    public void A_time_without_a_date_is_refused_rather_than_given_today(string text)
+    {
+        Assert.Equal((false, null, "is a time without a date: DateTime columns need a date"), ConvertDateTime(text));
+        Assert.Equal((false, null, "is a time without a date: DateTime columns need a date"), ConvertDateTime(text, "Europe/Berlin"));
+    }
+
+    [Theory]
+    [InlineData("0001-01-01", "0001-01-01T00:00:00")]
+    [InlineData("0001-01-01 05:00", "0001-01-01T05:00:00")]
+    [InlineData("0001-01-02T04:00Z", "0001-01-02T04:00:00")]
+    [InlineData("2024-06-01", "2024-06-01T00:00:00")]
+    public void A_date_is_kept_even_on_the_first_days_a_datetime_holds(string text, string utc)
+    {
+        Assert.Equal((true, (object)DateTime.SpecifyKind(DateTime.Parse(utc, CultureInfo.InvariantCulture), DateTimeKind.Utc), ""), ConvertDateTime(text));
+    }
+
+    [Theory]
+    [InlineData(null, "2024-06-01 12:00", "2024-06-01T12:00:00")]
+    [InlineData("UTC", "2024-06-01 12:00", "2024-06-01T12:00:00")]
+    [InlineData("Europe/Berlin", "2024-06-01 12:00", "2024-06-01T10:00:00")] // summer: +02:00
+    [InlineData("Europe/Berlin", "2024-01-15 12:00", "2024-01-15T11:00:00")] // winter: +01:00
+    [InlineData("W. Europe Standard Time", "2024-06-01 12:00", "2024-06-01T10:00:00")]
+    [InlineData("America/New_York", "2024-06-01", "2024-06-01T04:00:00")]
+    [InlineData("Europe/Berlin", "2024-06-01T12:00:00Z", "2024-06-01T12:00:00")] // a zone of its own is kept
+    [InlineData("Europe/Berlin", "2024-06-01T12:00:00+05:00", "2024-06-01T07:00:00")]
+    [InlineData("Europe/Berlin", "2024-10-27 02:30", "2024-10-27T00:30:00")] // twice that night: the first, at +02:00
+    [InlineData("Europe/Berlin", "2024-10-27 03:30", "2024-10-27T02:30:00")]
+    public void A_datetime_without_a_zone_is_in_the_configured_zone_and_stored_in_utc(string? zone, string text, string utc)
+    {
+        var (converted, value, reason) = ConvertDateTime(text, zone);
+
+        Assert.True(converted, reason);
+        var stored = Assert.IsType<DateTime>(value);
+        Assert.Equal(DateTimeKind.Utc, stored.Kind);
+        Assert.Equal(DateTime.SpecifyKind(DateTime.Parse(utc, CultureInfo.InvariantCulture), DateTimeKind.Utc), stored);
+    }
+
+    [Theory]
+    [InlineData("Europe/Berlin", "2024-03-31 02:30")]
+    [InlineData("America/New_York", "2024-03-10 02:00")]
+    public void A_local_time_the_zone_skips_is_refused_naming_the_zone_and_the_setting(string zone, string text)
+    {
+        Assert.Equal((false, null, $"does not exist in time zone {zone} (Loader:Csv:TimeZone): the clocks go forward past it that day"), ConvertDateTime(text, zone));
+    }
+
+    [Fact]
+    public void A_local_date_that_would_be_before_the_first_datetime_in_utc_is_refused()
+    {
+        Assert.Equal((false, null, "is out of range for a DateTime in time zone Asia/Tokyo (Loader:Csv:TimeZone)"), ConvertDateTime("0001-01-01", "Asia/Tokyo"));
+    }
 }
