@@ -41,6 +41,15 @@ internal sealed partial class LoadJob(
             return;
         }
 
+        // Before the load, not inside it: a load that stops at start still writes its report, and here that is the harm.
+        if (OutputLocationCheck.OfLoad(settings) is { Count: > 0 } conflicts)
+        {
+            ExitCode = await RefuseAsync(conflicts).ConfigureAwait(false);
+            Environment.ExitCode = ExitCode.Value;
+            lifetime.StopApplication();
+            return;
+        }
+
         using var abort = new CancellationTokenSource(Timeout.InfiniteTimeSpan, timeProvider);
         var onStop = stoppingToken.Register(() =>
         {
@@ -121,6 +130,15 @@ internal sealed partial class LoadJob(
             : ExitCodes.Unavailable;
     }
 
+    /// <summary>Outputs at the input's place or at one another's: each said, nothing loaded or written (no report either), exit 2.</summary>
+    private async Task<int> RefuseAsync(IReadOnlyList<PreflightCheck> conflicts)
+    {
+        var message = OutputLocationCheck.Describe(conflicts, "Nothing was loaded or written: give each output a place of its own, away from the input.");
+        LogRefused(message);
+        await summaryOutput.WriteAsync(message, timeProvider).ConfigureAwait(false);
+        return ExitCodes.InvalidConfiguration;
+    }
+
     /// <summary>
     /// Writes one report through the output its setting names (a path or a blob URL), retrying as any output; returns
     /// where and why it could not be stored, or null when it was (or none is configured).
@@ -156,6 +174,9 @@ internal sealed partial class LoadJob(
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Stop requested: reading stopped; batches in flight get {GraceSeconds} s to finish")]
     private partial void LogStopping(double graceSeconds);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "{Message}")]
+    private partial void LogRefused(string message);
 
     [LoggerMessage(Level = LogLevel.Critical, Message = "The load failed unexpectedly")]
     private partial void LogUnexpected(Exception exception);

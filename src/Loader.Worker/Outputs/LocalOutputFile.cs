@@ -5,6 +5,9 @@ internal sealed class LocalOutputFile(string path) : OutputFile
 {
     public override string Display => path;
 
+    /// <summary>Where the content is written before it is moved over the file, so a reader never sees half of it.</summary>
+    public static string TemporaryOf(string path) => path + ".tmp";
+
     public override async Task<BinaryData?> ReadAsync(CancellationToken cancellationToken) =>
         File.Exists(path) ? new BinaryData(await File.ReadAllBytesAsync(path, cancellationToken).ConfigureAwait(false)) : null;
 
@@ -41,7 +44,7 @@ internal sealed class LocalOutputFile(string path) : OutputFile
             Directory.CreateDirectory(directory);
         }
 
-        var temporary = path + ".tmp";
+        var temporary = TemporaryOf(path);
         await File.WriteAllBytesAsync(temporary, content.ToMemory(), cancellationToken).ConfigureAwait(false);
         File.Move(temporary, path, overwrite: true);
     }

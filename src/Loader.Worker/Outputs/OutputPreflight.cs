@@ -23,9 +23,22 @@ internal sealed partial class OutputPreflight(OutputFiles outputs, ILogger<Outpu
         return all.Where(output => !string.IsNullOrWhiteSpace(output.Item2)).Select(output => (output.Item1, output.Item2!));
     }
 
-    /// <summary>Checks each configured output and says, for each, whether it can be written and what it took.</summary>
+    /// <summary>
+    /// Checks each configured output and says, for each, whether it can be written and what it took. Outputs at the input's
+    /// place or at one another's (<see cref="OutputLocationCheck"/>) are said instead, and nothing is probed: a probe is a write.
+    /// </summary>
     public async Task<IReadOnlyList<PreflightCheck>> CheckAsync(LoaderOptions settings, CancellationToken cancellationToken)
     {
+        if (OutputLocationCheck.OfLoad(settings) is { Count: > 0 } conflicts)
+        {
+            foreach (var conflict in conflicts)
+            {
+                LogRefused(conflict.Setting, conflict.Location, conflict.Detail);
+            }
+
+            return conflicts;
+        }
+
         var checks = new List<PreflightCheck>();
         foreach (var (key, setting) in Configured(settings))
         {
@@ -60,9 +73,12 @@ internal sealed partial class OutputPreflight(OutputFiles outputs, ILogger<Outpu
         var checks = await CheckAsync(settings, cancellationToken).ConfigureAwait(false);
         if (checks.FirstOrDefault(check => !check.Ok) is { } failed)
         {
-            throw new OutputRefusedException(failed.Failure, $"{failed.Setting}: cannot write '{failed.Location}': {failed.Detail}. Nothing was loaded.");
+            throw new OutputRefusedException(failed.Failure, $"{failed.Refusal}. Nothing was loaded.");
         }
     }
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "{Key} {Location}: {Detail}; nothing is written")]
+    private partial void LogRefused(string key, string location, string detail);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "{Key} {Location}: {Detail} ({Milliseconds} ms)")]
     private partial void LogChecked(string key, string location, string detail, long milliseconds);
@@ -76,6 +92,9 @@ internal sealed record PreflightCheck(string Setting, string Location, Preflight
     public static PreflightCheck Passed(string setting, string location, string detail) => new(setting, location, PreflightFailure.None, detail);
 
     public static PreflightCheck Failed(string setting, string location, string detail, PreflightFailure failure) => new(setting, location, failure, detail);
+
+    /// <summary>Why the load cannot go on, as a sentence naming the setting and the place.</summary>
+    public string Refusal => $"{Setting}: cannot write '{Location}': {Detail}";
 
     public override string ToString() => $"{(Ok ? "OK  " : "FAIL")} {Setting}{(Location.Length > 0 ? " " + Location : "")}: {Detail}";
 }

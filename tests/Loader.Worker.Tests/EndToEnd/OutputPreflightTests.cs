@@ -201,4 +201,135 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
         Assert.Contains("OK   Loader:Backend", loader.Output, StringComparison.Ordinal);
         Assert.Contains("Not ready: 3 of 4 checks failed.", loader.Output, StringComparison.Ordinal);
     }
+
+    /// <summary>What a folder holds, and when it last changed: a probe written and deleted again changes the time.</summary>
+    private static string Snapshot(string folder) =>
+        string.Join(", ", Directory.GetFileSystemEntries(folder).Select(Path.GetFileName).Order(StringComparer.Ordinal))
+        + $"; changed {Directory.GetLastWriteTimeUtc(folder):O}";
+
+    private async Task<List<string>> BlobNamesAsync(string container)
+    {
+        var names = new List<string>();
+        await foreach (var blob in azurite.Client.GetBlobContainerClient(container).GetBlobsAsync(cancellationToken: _cancellation))
+        {
+            names.Add(blob.Name);
+        }
+
+        return names;
+    }
+
+    [Theory]
+    [InlineData("Loader:ReportPath")]
+    [InlineData("Loader:RejectsPath")]
+    [InlineData("Loader:HtmlReportPath")]
+    [InlineData("Loader:CheckpointPath")]
+    public async Task An_output_given_the_input_s_own_path_stops_the_load_at_start_and_the_input_is_untouched(string key)
+    {
+        var table = AzuriteFixture.UniqueTableName("overinput");
+        var settings = Settings(300, table);
+        var input = settings["Loader:Input"]!;
+        settings[key] = input;
+        var bytes = await File.ReadAllBytesAsync(input, _cancellation);
+        var before = Snapshot(_directory.Path);
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
+        Assert.Contains($"{key}: cannot write '{input}': it is the input, Loader:Input '{input}': writing there would destroy it.", run.Summary, StringComparison.Ordinal);
+        Assert.Contains("Nothing was loaded or written", run.Summary, StringComparison.Ordinal);
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(input, _cancellation));
+        Assert.Equal(before, Snapshot(_directory.Path)); // no report, rejects, checkpoint or probe beside it
+        await AssertNothingLoadedAsync(table);
+    }
+
+    /// <summary>The issue's second case, as a user runs it: 8 of 10 rejected rows were in no file, the rejects replaced by the report.</summary>
+    [Fact]
+    public async Task The_report_and_the_rejects_at_one_path_stop_the_load_naming_both_settings()
+    {
+        var table = AzuriteFixture.UniqueTableName("sameout");
+        var settings = Settings(300, table);
+        var output = _directory.File("out.csv");
+        settings["Loader:ReportPath"] = output;
+        settings["Loader:RejectsPath"] = output;
+        settings["Loader:LogFormat"] = "Text";
+
+        await using var loader = LoaderProcess.Start(settings);
+        var exitCode = await loader.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation);
+
+        Assert.True(exitCode == ExitCodes.InvalidConfiguration, $"exit {exitCode}:{Environment.NewLine}{loader.Output}");
+        Assert.Contains($"Loader:RejectsPath: cannot write '{output}': it is also Loader:ReportPath '{output}': one would replace the other.", loader.Output, StringComparison.Ordinal);
+        Assert.False(File.Exists(output));
+        await AssertNothingLoadedAsync(table);
+    }
+
+    [Fact]
+    public async Task An_output_inside_the_input_blob_prefix_stops_the_load_and_nothing_is_written_there()
+    {
+        var container = await azurite.CreateContainerAsync(_cancellation);
+        await azurite.UploadAsync(container, "flights/part-1.csv", BinaryData.FromString("pk,rk\np,1\n"), "text/csv", _cancellation);
+        var table = AzuriteFixture.UniqueTableName("inprefix");
+        var settings = Settings(0, table);
+        settings["Loader:Input"] = Url(container, "flights/");
+        settings["Loader:RejectsPath"] = Url(container, "flights/rejects.csv");
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
+        Assert.Contains(
+            $"Loader:RejectsPath: cannot write '{Url(container, "flights/rejects.csv")}': it is inside the input, Loader:Input '{Url(container, "flights/")}', which a later run or shard would read it from as data.",
+            run.Summary,
+            StringComparison.Ordinal);
+        Assert.Equal(["flights/part-1.csv"], await BlobNamesAsync(container));
+        await AssertNothingLoadedAsync(table);
+    }
+
+    [Fact]
+    public async Task Check_says_an_output_is_the_input_and_writes_no_probe_beside_it()
+    {
+        var table = AzuriteFixture.UniqueTableName("checkover");
+        var settings = Settings(50, table);
+        var input = settings["Loader:Input"]!;
+        settings["Loader:ReportPath"] = input;
+        settings["Loader:Check"] = "true";
+        settings["Loader:LogFormat"] = "Text";
+        var bytes = await File.ReadAllBytesAsync(input, _cancellation);
+        var before = Snapshot(_directory.Path);
+
+        await using var loader = LoaderProcess.Start(settings);
+        var exitCode = await loader.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation);
+
+        Assert.True(exitCode == ExitCodes.InvalidConfiguration, loader.Output);
+        Assert.Contains($"FAIL Loader:ReportPath {input}: it is the input, Loader:Input '{input}': writing there would destroy it", loader.Output, StringComparison.Ordinal);
+        Assert.Contains("OK   Loader:Input ", loader.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Loader:HtmlReportPath", loader.Output, StringComparison.Ordinal); // not probed while an output is refused
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(input, _cancellation));
+        Assert.Equal(before, Snapshot(_directory.Path));
+    }
+
+    /// <summary>
+    /// plan with its state folder inside the input's prefix: each shard's files would be read as data by the next plan. Refused
+    /// before the state folder is proven writable; the queue is never reached (its port has no service).
+    /// </summary>
+    [Fact]
+    public async Task Plan_with_the_state_folder_inside_the_input_prefix_is_refused_and_writes_nothing()
+    {
+        var container = await azurite.CreateContainerAsync(_cancellation);
+        await azurite.UploadAsync(container, "load/part-1.csv", BinaryData.FromString("pk,rk\np,1\n"), "text/csv", _cancellation);
+        var settings = Settings(0, AzuriteFixture.UniqueTableName("planover"));
+        settings["Loader:Input"] = Url(container, "load/");
+        settings["Loader:Shards:State"] = Url(container, "load/state/");
+        settings["Loader:Shards:Queue"] = "http://127.0.0.1:9/devstoreaccount1/never-reached";
+        settings["Loader:LogFormat"] = "Text";
+
+        await using var loader = LoaderProcess.Start("plan", settings);
+        var exitCode = await loader.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation);
+
+        Assert.True(exitCode == ExitCodes.InvalidConfiguration, loader.Output);
+        Assert.Contains(
+            $"Loader:Shards:State: cannot write '{Url(container, "load/state/")}': it is inside the input, Loader:Input '{Url(container, "load/")}', which a later run or shard would read it from as data.",
+            loader.Output,
+            StringComparison.Ordinal);
+        Assert.Contains("Nothing was planned", loader.Output, StringComparison.Ordinal);
+        Assert.Equal(["load/part-1.csv"], await BlobNamesAsync(container));
+    }
 }

@@ -30,6 +30,11 @@ internal sealed partial class PlanCommand(
     public async Task<CommandResult> RunAsync(CancellationToken cancellationToken)
     {
         var settings = options.Value;
+        if (OutputLocationCheck.OfShardedLoad(settings) is { Count: > 0 } conflicts)
+        {
+            return new CommandResult(LoadOutcomeKind.InvalidConfiguration, OutputLocationCheck.Describe(conflicts, "Nothing was planned: give the state folder a place of its own, away from the input."));
+        }
+
         var load = loads.Create(settings.Shards);
         try
         {

@@ -19,6 +19,11 @@ internal sealed class StatusCommand(IOptions<LoaderOptions> options, ShardedLoad
     public async Task<(CommandResult Result, LoadStatus? Status)> RunAsync(CancellationToken cancellationToken)
     {
         var settings = options.Value;
+        if (OutputLocationCheck.OfShardedLoad(settings) is { Count: > 0 } conflicts)
+        {
+            return (new CommandResult(LoadOutcomeKind.InvalidConfiguration, OutputLocationCheck.Describe(conflicts, "Nothing was written: give each output a place of its own, away from the input.")), null);
+        }
+
         var load = loads.Create(settings.Shards);
         var manifest = await load.Store.ReadManifestAsync(cancellationToken).ConfigureAwait(false);
         if (manifest is null)

@@ -2,6 +2,7 @@ using System.Globalization;
 using Azure;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
@@ -29,6 +30,11 @@ internal sealed partial class ShardWorker(
     public async Task<CommandResult> RunAsync(CancellationToken stopping)
     {
         var settings = options.Value;
+        if (OutputLocationCheck.OfShardedLoad(settings) is { Count: > 0 } conflicts)
+        {
+            return new CommandResult(LoadOutcomeKind.InvalidConfiguration, OutputLocationCheck.Describe(conflicts, "No shard was taken: give the state folder a place of its own, away from the input."));
+        }
+
         var shards = settings.Shards;
         var load = loads.Create(settings.Shards);
         var manifest = await load.Store.ReadManifestAsync(stopping).ConfigureAwait(false);
