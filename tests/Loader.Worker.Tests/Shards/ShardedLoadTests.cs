@@ -77,6 +77,9 @@ public sealed class ShardedLoadTests : IDisposable
         settings["Loader:Shards:By"] = "Key";
         settings["Loader:Shards:Count"] = "3";
 
+        // A single load's HTML report at the input's own path would be refused; no shard writes one, so no shard minds it.
+        settings["Loader:HtmlReportPath"] = flights.Path;
+
         var (planExit, planOutput) = await RunAsync("plan", settings);
         Assert.True(planExit == ExitCodes.Success, planOutput);
         await RunWorkersAsync(settings, 3);

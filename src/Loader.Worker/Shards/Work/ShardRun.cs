@@ -68,6 +68,9 @@ internal sealed class ShardRun(
             ["Loader:CheckpointPath"] = store.UrlOf(ShardStateStore.CheckpointOf(shard.Id)),
             ["Loader:ReportPath"] = store.UrlOf(ShardStateStore.ReportOf(shard.Id)),
             ["Loader:RejectsPath"] = store.UrlOf(ShardStateStore.RejectsOf(shard.Id)),
+
+            // A shard writes no HTML report: the load's own Loader:HtmlReportPath is neither probed nor compared per shard.
+            ["Loader:HtmlReportPath"] = "",
         };
         return new ConfigurationBuilder().AddConfiguration(configuration).AddInMemoryCollection(overrides).Build()
             .GetSection(LoaderOptions.SectionName).Get<LoaderOptions>() ?? throw new InvalidOperationException("no Loader settings");
