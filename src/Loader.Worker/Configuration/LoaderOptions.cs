@@ -15,8 +15,8 @@ internal sealed class LoaderOptions
     public LoaderCommand Command { get; set; } = LoaderCommand.Load;
 
     /// <summary>
-    /// Required. The CSV to load: a file path, a blob URL, or a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
-    /// in name order, read as one CSV).
+    /// Required. The CSV to load: a file path, a blob URL, a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
+    /// in name order, read as one CSV), or <c>-</c> for standard input (read once: not with a checkpoint).
     /// </summary>
     public string Input { get; set; } = "";
 

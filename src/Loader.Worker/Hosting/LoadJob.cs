@@ -35,7 +35,17 @@ internal sealed partial class LoadJob(
         var settings = options.Value;
         if (settings.Check)
         {
-            ExitCode = await CheckAsync(stoppingToken).ConfigureAwait(false);
+            try
+            {
+                ExitCode = await CheckAsync(stoppingToken).ConfigureAwait(false);
+            }
+            catch (Exception exception)
+            {
+                // Never the host's "BackgroundService failed" and exit 0: a check that could not run has not passed.
+                LogUnexpected(exception);
+                ExitCode = ExitCodes.InternalError;
+            }
+
             Environment.ExitCode = ExitCode.Value;
             lifetime.StopApplication();
             return;
@@ -109,7 +119,7 @@ internal sealed partial class LoadJob(
         return report;
     }
 
-    /// <summary><c>--check</c>: prints one line per check and exits 0 when all pass, 2 when a setting cannot be right, 3 otherwise.</summary>
+    /// <summary><c>--check</c>: prints one line per check and exits 0 when all pass; else 10 when a check failed unexpectedly, 2 when a setting cannot be right, 3 otherwise.</summary>
     private async Task<int> CheckAsync(CancellationToken cancellationToken)
     {
         var clock = timeProvider.GetTimestamp();
@@ -126,6 +136,7 @@ internal sealed partial class LoadJob(
             : string.Create(CultureInfo.InvariantCulture, $"Not ready: {failed.Count} of {checks.Count} checks failed."));
         await summaryOutput.WriteAsync(text.ToString(), timeProvider).ConfigureAwait(false);
         return failed.Count == 0 ? ExitCodes.Success
+            : failed.Any(check => check.Failure == PreflightFailure.Unexpected) ? ExitCodes.InternalError
             : failed.Any(check => check.Failure == PreflightFailure.InvalidSetting) ? ExitCodes.InvalidConfiguration
             : ExitCodes.Unavailable;
     }

@@ -1,4 +1,3 @@
-using Azure.Storage.Blobs;
 using Azure;
 using Loader.Worker.Backends;
 using Loader.Worker.Csv;
@@ -21,9 +20,20 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
     // What a compressed part fetches to find its header: a small first block, not a whole read-ahead block per part.
     private const int CompressedProbeBytes = 64 * 1024;
 
+    /// <summary>What <c>Loader:Input</c> is when it names standard input.</summary>
+    public const string StandardInput = "-";
+
+    // Inputs read once (standard input, named pipes) this process has opened: opening one again would read nothing, or wait for a new writer.
+    private readonly HashSet<string> _readOnce = new(StringComparer.Ordinal);
+
     /// <param name="input">The <c>Loader:Input</c> setting.</param>
     /// <param name="compression">The <c>Loader:Csv:Compression</c> setting.</param>
     /// <param name="cancellationToken">Cancels finding and checking the input.</param>
+    /// <exception cref="InputNotFoundException">Nothing is where the setting points.</exception>
+    /// <exception cref="InputUnavailableException">It is there but cannot be opened: permission, credential, no answer.</exception>
+    /// <exception cref="InputRefusedException">It is nothing the loader reads: a folder, an address no client can be made for.</exception>
+    /// <exception cref="InputMismatchException">The parts of a several-part input start with different headers.</exception>
+    /// <exception cref="DamagedInputException">A compressed part is damaged before its header ends.</exception>
     public async Task<InputSource> OpenAsync(string input, InputCompression compression, CancellationToken cancellationToken)
     {
         if (!BlobClientFactory.IsUrl(input))
@@ -35,15 +45,14 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
 
         if (!BlobAddress.TryParse(input, out var address, out var error))
         {
-            throw new InputNotFoundException($"Loader:Input: {error}");
+            throw new InputRefusedException($"Loader:Input: {error}");
         }
 
         try
         {
-            var container = blobs.For(address);
             var parts = address.IsPrefix
-                ? await ListAsync(container, address, compression, cancellationToken).ConfigureAwait(false)
-                : [await OneAsync(container, address, compression, cancellationToken).ConfigureAwait(false)];
+                ? await ListAsync(address, compression, cancellationToken).ConfigureAwait(false)
+                : [await OneAsync(address, compression, cancellationToken).ConfigureAwait(false)];
             var source = new InputSource(address.Display, parts);
             await CheckHeadersAsync(source, cancellationToken).ConfigureAwait(false);
             LogFound(parts.Count, address.Display, source.Length);
@@ -52,38 +61,91 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
         }
         catch (InvalidOperationException exception)
         {
-            throw new InputNotFoundException($"Loader:Input: {exception.Message}", exception);
+            throw new InputRefusedException($"Loader:Input: {exception.Message}", exception);
         }
         catch (Exception exception) when (exception is RequestFailedException or Azure.Identity.AuthenticationFailedException)
         {
             throw new InputUnavailableException($"Loader:Input: cannot read '{address.Display}': {BackendErrors.Describe(exception)}", exception);
         }
+        catch (AggregateException exception) when (exception.InnerExceptions.All(inner => inner is RequestFailedException or HttpRequestException))
+        {
+            // The storage client's own tries all went unanswered.
+            throw new InputUnavailableException(
+                $"Loader:Input: cannot reach '{address.Display}': no answer from {address.AccountEndpoint} after {exception.InnerExceptions.Count} tries ({exception.InnerExceptions[^1].GetBaseException().Message}).",
+                exception);
+        }
     }
 
-    private static InputSource OpenFile(string path, InputCompression compression)
+    private InputSource OpenFile(string path, InputCompression compression)
     {
+        lock (_readOnce)
+        {
+            if (_readOnce.Contains(path))
+            {
+                throw new InputRefusedException(
+                    $"Loader:Input '{path}' can be read only once, and this run reads it again (--estimate reads its input twice): write it to a file and load that.");
+            }
+        }
+
+        if (path == StandardInput)
+        {
+            return RememberReadOnce(path, new InputSource("standard input", [new OnceReadPart("standard input", "standard input", Console.OpenStandardInput()) { Compression = CompressionChoice.For(compression, "") }]));
+        }
+
+        if (Directory.Exists(path))
+        {
+            throw new InputRefusedException(
+                $"Loader:Input '{path}' is a folder. The loader reads one file, or every blob under a blob prefix (a URL ending in '/', read as one CSV in name order, each blob starting with the same header): name one file of the folder, or upload its files under one prefix and give that URL.");
+        }
+
+        // Opened here, so that a file the loader may not read is said at start; a named pipe opens when its writer does.
+        FileStream stream;
         try
         {
-            return new InputSource(path, [new LocalFilePart(path, new FileInfo(path).Length) { Compression = CompressionChoice.For(compression, path) }]);
+            stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
         }
         catch (Exception exception) when (exception is FileNotFoundException or DirectoryNotFoundException)
         {
             // Said here, not by the options' validation: whether a file is there is the file system's answer at open.
             throw new InputNotFoundException($"Loader:Input '{path}' does not exist.", exception);
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        catch (UnauthorizedAccessException exception)
         {
-            throw new InputUnavailableException($"Loader:Input: cannot open '{path}': {exception.Message}", exception);
+            throw new InputUnavailableException($"Loader:Input '{path}' cannot be read: permission denied (the loader runs as user '{Environment.UserName}').", exception);
+        }
+        catch (IOException exception)
+        {
+            throw new InputUnavailableException($"Loader:Input '{path}' cannot be opened: {exception.Message}", exception);
+        }
+
+        if (!stream.CanSeek)
+        {
+            return RememberReadOnce(path, new InputSource(path, [new OnceReadPart(Path.GetFileName(path), "a named pipe", stream) { Compression = CompressionChoice.For(compression, path) }]));
+        }
+
+        using (stream)
+        {
+            return new InputSource(path, [new LocalFilePart(path, stream.Length) { Compression = CompressionChoice.For(compression, path) }]);
         }
     }
 
-    private static async Task<BlobPart> OneAsync(BlobContainerClient container, BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
+    private InputSource RememberReadOnce(string setting, InputSource source)
     {
-        var client = container.GetBlobClient(address.Path);
+        lock (_readOnce)
+        {
+            _readOnce.Add(setting);
+        }
+
+        LogReadOnce(source.Display);
+        return source;
+    }
+
+    private async Task<BlobPart> OneAsync(BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
+    {
         Azure.Storage.Blobs.Models.BlobProperties properties;
         try
         {
-            properties = (await client.GetPropertiesAsync(cancellationToken: cancellationToken).ConfigureAwait(false)).Value;
+            properties = (await blobs.ForLookup(address).GetBlobClient(address.Path).GetPropertiesAsync(cancellationToken: cancellationToken).ConfigureAwait(false)).Value;
         }
         catch (RequestFailedException exception) when (exception.Status == 404)
         {
@@ -94,18 +156,19 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
             throw BlobErrors.Failure(exception, $"reading the properties of blob '{address.Display}'");
         }
 
-        return new BlobPart(client, InputBlob.Of(address.Path, properties.ContentLength, properties.ETag))
+        return new BlobPart(blobs.For(address).GetBlobClient(address.Path), InputBlob.Of(address.Path, properties.ContentLength, properties.ETag))
         {
             Compression = CompressionChoice.For(compression, address.Path, properties.ContentEncoding),
         };
     }
 
-    private async Task<List<InputPart>> ListAsync(BlobContainerClient container, BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
+    private async Task<List<InputPart>> ListAsync(BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
     {
         var parts = new List<InputPart>();
+        var container = blobs.For(address);
         try
         {
-            await foreach (var blob in container.GetBlobsAsync(new Azure.Storage.Blobs.Models.GetBlobsOptions { Prefix = address.Prefix }, cancellationToken).ConfigureAwait(false))
+            await foreach (var blob in blobs.ForLookup(address).GetBlobsAsync(new Azure.Storage.Blobs.Models.GetBlobsOptions { Prefix = address.Prefix }, cancellationToken).ConfigureAwait(false))
             {
                 var length = blob.Properties.ContentLength ?? 0;
                 if (length == 0)
@@ -210,6 +273,9 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Input: {Name} is {Compression}-compressed ({Bytes:N0} bytes), decompressed as it is read; progress counts its compressed bytes")]
     private partial void LogDecompressing(string name, InputCompression compression, long bytes);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Input: {Input} is read once, as it comes: its size is unknown until it ends, and it cannot be read again")]
+    private partial void LogReadOnce(string input);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Input: skipped empty blob {Name}")]
     private partial void LogEmptySkipped(string name);

@@ -36,6 +36,12 @@ internal sealed class InputSource
     /// <summary>How much of the input has been read, in bytes as stored.</summary>
     public InputProgress Progress { get; }
 
+    /// <summary>
+    /// Whether the input can be read only once (standard input, a named pipe): its size is unknown until it ends, and a
+    /// load that would read it again (a resume) cannot.
+    /// </summary>
+    public bool ReadsOnce => Parts.Any(part => part is OnceReadPart);
+
     /// <summary>The parts that are compressed: a resume reads them again from their start, since they cannot seek.</summary>
     public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != Csv.InputCompression.None);
 

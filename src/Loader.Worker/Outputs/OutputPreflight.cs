@@ -99,10 +99,11 @@ internal sealed record PreflightCheck(string Setting, string Location, Preflight
     public override string ToString() => $"{(Ok ? "OK  " : "FAIL")} {Setting}{(Location.Length > 0 ? " " + Location : "")}: {Detail}";
 }
 
-/// <summary>Why a check failed: a setting that cannot be right, or a place that cannot be reached or refuses the credential.</summary>
+/// <summary>Why a check failed: a setting that cannot be right, a place that cannot be reached or refuses the credential, or an error no check foresaw.</summary>
 internal enum PreflightFailure
 {
     None,
     InvalidSetting,
     Refused,
+    Unexpected,
 }

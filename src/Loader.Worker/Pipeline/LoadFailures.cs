@@ -16,9 +16,9 @@ internal static class LoadFailures
     /// <summary>What <paramref name="exception"/> means for the load; null when it is none of the failures a load expects.</summary>
     public static LoadOutcomeKind? KindOf(Exception exception) => exception switch
     {
-        InputNotFoundException or InputMismatchException or CsvHeaderException or CheckpointRefusedException => LoadOutcomeKind.InvalidConfiguration,
+        InputRefusedException or InputMismatchException or CsvHeaderException or CheckpointRefusedException => LoadOutcomeKind.InvalidConfiguration,
         OutputRefusedException { Failure: PreflightFailure.InvalidSetting } => LoadOutcomeKind.InvalidConfiguration,
-        InputUnavailableException or CheckpointUnavailableException or OutputRefusedException or TargetUnavailableException => LoadOutcomeKind.Unavailable,
+        InputNotFoundException or InputUnavailableException or CheckpointUnavailableException or OutputRefusedException or TargetUnavailableException => LoadOutcomeKind.Unavailable,
         DamagedInputException => LoadOutcomeKind.InputDamaged,
         _ => null,
     };

@@ -18,13 +18,23 @@ namespace Loader.Worker.Pipeline;
 /// <param name="narrow">Narrows the input to a shard's share; null for a load of the whole input.</param>
 internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBackendAdapter backend, Func<InputSource, InputSource>? narrow = null)
 {
-    /// <exception cref="InputNotFoundException">The setting names no input.</exception>
-    /// <exception cref="InputUnavailableException">The input could not be read.</exception>
+    /// <exception cref="InputNotFoundException">Nothing is where the setting points.</exception>
+    /// <exception cref="InputUnavailableException">The input could not be opened or read.</exception>
+    /// <exception cref="InputRefusedException">It is nothing the loader reads, or it can be read only once and the load keeps a checkpoint.</exception>
     /// <exception cref="InputMismatchException">Its parts' headers differ, or it is not what a shard's plan cut.</exception>
     /// <exception cref="DamagedInputException">A compressed part is damaged where its header should be.</exception>
     public async Task<InputSource> FindAsync(CancellationToken cancellationToken)
     {
         var source = await opener.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
+        if (source.Parts is [OnceReadPart once] && !settings.DryRun && !string.IsNullOrWhiteSpace(settings.CheckpointPath))
+        {
+            // Resuming reads the input again from its start, and a checkpoint is tied to the input by its content.
+            once.Stream.Dispose();
+            throw new InputRefusedException(
+                $"Loader:Input '{settings.Input}' is {once.Kind}, which can be read only once, and Loader:CheckpointPath is set: a load that keeps a checkpoint "
+                + "resumes by reading its input again from the start. Write the input to a file and load that, or load it without a checkpoint.");
+        }
+
         return narrow?.Invoke(source) ?? source;
     }
 

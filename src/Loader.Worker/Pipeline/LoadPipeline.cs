@@ -108,6 +108,11 @@ internal sealed partial class LoadPipeline
             var failure = kind == LoadOutcomeKind.InvalidConfiguration ? PreflightFailure.InvalidSetting : PreflightFailure.Refused;
             return PreflightCheck.Failed(setting, location, exception.Message, failure);
         }
+        catch (Exception exception) when (exception is not OperationCanceledException)
+        {
+            // A check that fails in a way no check foresaw has still failed: it is listed with the others, never passed over.
+            return PreflightCheck.Failed(setting, location, $"unexpected error: {exception.GetBaseException().Message}", PreflightFailure.Unexpected);
+        }
     }
 
     private async Task<LoadOutcome> RunStagesAsync(DispatchControls controls, LoadRunFacts run, long? recordLimit, CancellationToken stopReading, CancellationToken abort)
@@ -115,8 +120,13 @@ internal sealed partial class LoadPipeline
         await _parts.Preflight.EnsureWritableAsync(_settings, abort).ConfigureAwait(false);
         var source = await _parts.Input.FindAsync(abort).ConfigureAwait(false);
         await using var input = source.Open(_settings.Blob.ReadBlockSize);
-        _statistics.TrackInput(source.Progress);
-        run.InputBytes = source.Length;
+        if (!source.ReadsOnce)
+        {
+            // The share read and the time left need the input's size; a pipe's is unknown until it ends.
+            _statistics.TrackInput(source.Progress);
+            run.InputBytes = source.Length;
+        }
+
         using var reader = _parts.Input.OpenReader(input);
         var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Header), reader.TextEncoding);
         var checkpoints = _settings.DryRun || _parts.Outputs.For("Loader:CheckpointPath", _settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
@@ -142,7 +152,7 @@ internal sealed partial class LoadPipeline
 
         LogStarting(_settings.DryRun ? "Dry run" : "Load", source.Display, _backend.Name, _settings.WriteMode, _settings.MaxParallelBatches);
         _statistics.Start();
-        var progress = new ProgressReporter(_statistics, _timeProvider, _loggerFactory.CreateLogger<ProgressReporter>(), source.Progress);
+        var progress = new ProgressReporter(_statistics, _timeProvider, _loggerFactory.CreateLogger<ProgressReporter>(), source.ReadsOnce ? null : source.Progress);
         using var loops = new BackgroundLoops(progress, _settings.ProgressInterval, _parts.Terminal, _statistics, controls, checkpointWriter);
         LoadOutcome outcome;
         try

@@ -188,9 +188,9 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
         var none = await LoaderRunner.RunAsync(Settings(Url(container, "nothing/"), AzuriteFixture.UniqueTableName("none")), _cancellation);
         var missing = await LoaderRunner.RunAsync(Settings(Url(container, "missing.csv"), AzuriteFixture.UniqueTableName("none")), _cancellation);
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, none.ExitCode);
+        Assert.Equal(ExitCodes.Unavailable, none.ExitCode);
         Assert.Equal($"Loader:Input: no blobs (with content) under '{Url(container, "nothing/")}'.", none.RequireReport().Message);
-        Assert.Equal(ExitCodes.InvalidConfiguration, missing.ExitCode);
+        Assert.Equal(ExitCodes.Unavailable, missing.ExitCode);
         Assert.Equal($"Loader:Input: blob '{Url(container, "missing.csv")}' does not exist.", missing.RequireReport().Message);
     }
 

@@ -58,7 +58,30 @@ public sealed class LoaderProcess : IAsyncDisposable
         StartWithArguments([.. verb is null ? [] : new[] { verb }, .. settings.Select(setting => $"--{setting.Key}={setting.Value}")]);
 
     /// <summary>Starts the loader with these command-line arguments as they are.</summary>
-    public static LoaderProcess StartWithArguments(params string[] arguments)
+    public static LoaderProcess StartWithArguments(params string[] arguments) => new(Process.Start(StartInfo(arguments)) ?? throw new InvalidOperationException("the loader did not start"));
+
+    /// <summary>Starts the loader with these arguments and <paramref name="standardInput"/> piped to it, as <c>cat file | loader ...</c> does.</summary>
+    public static LoaderProcess StartWithStandardInput(byte[] standardInput, params string[] arguments)
+    {
+        var start = StartInfo(arguments);
+        start.RedirectStandardInput = true;
+        var process = Process.Start(start) ?? throw new InvalidOperationException("the loader did not start");
+        _ = Task.Run(async () =>
+        {
+            try
+            {
+                await process.StandardInput.BaseStream.WriteAsync(standardInput);
+                process.StandardInput.Close();
+            }
+            catch (IOException)
+            {
+                // The loader stopped reading (it refused the input): the writer of a pipe is told so.
+            }
+        });
+        return new LoaderProcess(process);
+    }
+
+    private static ProcessStartInfo StartInfo(string[] arguments)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -72,7 +95,7 @@ public sealed class LoaderProcess : IAsyncDisposable
             start.ArgumentList.Add(argument);
         }
 
-        return new LoaderProcess(Process.Start(start) ?? throw new InvalidOperationException("the loader did not start"));
+        return start;
     }
 
     /// <summary>Waits for the loader to exit and returns its exit code; fails the test, with the output, if it takes too long.</summary>

@@ -48,36 +48,36 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
     }
 
     [Fact]
-    public async Task A_file_that_does_not_exist_is_exit_2_naming_the_setting_and_the_path()
+    public async Task A_file_that_does_not_exist_is_exit_3_naming_the_setting_and_the_path()
     {
         var path = Path.Combine(_folder, "missing", "export.csv");
 
         var failure = await Assert.ThrowsAsync<InputNotFoundException>(() => Opener().OpenAsync(path, InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
+        Assert.Equal(ExitCodes.Unavailable, ExitCodeOf(failure));
         Assert.Equal($"Loader:Input '{path}' does not exist.", failure.Message);
     }
 
     [Fact]
-    public async Task A_blob_that_does_not_exist_is_exit_2_naming_it()
+    public async Task A_blob_that_does_not_exist_is_exit_3_naming_it()
     {
         var container = await fixture.CreateContainerAsync(_cancellation);
 
         var failure = await Assert.ThrowsAsync<InputNotFoundException>(() => Opener().OpenAsync(Url(container, "missing.csv"), InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
+        Assert.Equal(ExitCodes.Unavailable, ExitCodeOf(failure));
         Assert.Equal($"Loader:Input: blob '{Url(container, "missing.csv")}' does not exist.", failure.Message);
     }
 
     [Fact]
-    public async Task A_prefix_with_no_blobs_with_content_is_exit_2()
+    public async Task A_prefix_with_no_blobs_with_content_is_exit_3()
     {
         var container = await fixture.CreateContainerAsync(_cancellation);
         await UploadAsync(container, "in/empty.csv", "");
 
         var failure = await Assert.ThrowsAsync<InputNotFoundException>(() => Opener().OpenAsync(Url(container, "in/"), InputCompression.Auto, _cancellation));
 
-        Assert.Equal(ExitCodes.InvalidConfiguration, ExitCodeOf(failure));
+        Assert.Equal(ExitCodes.Unavailable, ExitCodeOf(failure));
         Assert.Contains("no blobs (with content) under", failure.Message, StringComparison.Ordinal);
     }
 
