@@ -11,10 +11,13 @@ internal static class ExitCodes
     /// <summary>Some rows could not be written after their retries (see the report's <c>errors</c>).</summary>
     public const int RowsFailed = 1;
 
-    /// <summary>A setting or the input's header is invalid; nothing was written.</summary>
+    /// <summary>
+    /// A setting or the input's header is invalid, or the input is nothing the loader reads as set (a folder, an archive, not
+    /// the codec its name says, a pipe with a checkpoint); nothing was written.
+    /// </summary>
     public const int InvalidConfiguration = 2;
 
-    /// <summary>The input or the backend could not be reached or refused the credentials; nothing was written.</summary>
+    /// <summary>The input is not there, may not be read, or could not be reached, or the backend could not be reached or refused the credentials; nothing was written.</summary>
     public const int Unavailable = 3;
 
     /// <summary>More rows were rejected than <c>Loader:MaxRejects</c> allows; the load stopped.</summary>

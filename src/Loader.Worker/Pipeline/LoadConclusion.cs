@@ -44,6 +44,12 @@ internal static class LoadConclusion
                 $"the input is damaged, reading stopped after {counts.RowsRead:N0} rows, which were loaded: {damaged.Message} {char.ToUpperInvariant(resume[0])}{resume[1..]}."));
         }
 
+        if (end.InputFailure is InputFormatException notReadable)
+        {
+            // A part first opened while reading (a later part of several) that is not what it is read as.
+            return new(LoadOutcomeKind.InvalidConfiguration, string.Create(CultureInfo.InvariantCulture, $"reading stopped after {counts.RowsRead:N0} rows: {notReadable.Message}"));
+        }
+
         if (end.InputFailure is CsvHelper.CsvFormatException unreadable)
         {
             // The input itself, not the storage it sits on: a record the parser cannot read past (the guard against

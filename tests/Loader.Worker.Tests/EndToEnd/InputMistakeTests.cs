@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.IO.Compression;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -12,7 +13,7 @@ namespace Loader.Worker.Tests.EndToEnd;
 
 /// <summary>
 /// Plain mistakes with the input, as a user makes them: a file the loader may not read, a blob endpoint that does not
-/// answer, a folder, a pipe or standard input with a checkpoint. Each is one line naming the
+/// answer, a folder, a zip, a plain file named .gz, a pipe or standard input with a checkpoint. Each is one line naming the
 /// input and the reason, with its exit code and the report written; none is a stack trace, exit 10, or a hang.
 /// </summary>
 public sealed class InputMistakeTests(AzuriteFixture azurite) : IDisposable
@@ -159,6 +160,46 @@ public sealed class InputMistakeTests(AzuriteFixture azurite) : IDisposable
         Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
         var (_, _, message) = ReportAt(settings["Loader:ReportPath"]!);
         Assert.StartsWith($"Loader:Input '{folder}' is a folder. The loader reads one file, or every blob under a blob prefix", message, StringComparison.Ordinal);
+        await AssertNothingLoadedAsync(table);
+    }
+
+    [Fact]
+    public async Task A_zip_archive_is_refused_naming_the_formats_the_loader_reads()
+    {
+        var input = _directory.File("flights.zip");
+        using (var zip = ZipFile.Open(input, ZipArchiveMode.Create))
+        {
+            using var entry = zip.CreateEntry("flights.csv").Open();
+            entry.Write(Encoding.UTF8.GetBytes(CsvOf(Rows)));
+        }
+
+        var table = AzuriteFixture.UniqueTableName("zip");
+        var settings = Settings(input, table);
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
+        Assert.Equal(
+            "Loader:Input: 'flights.zip' is a zip archive, which the loader does not open. The loader reads CSV text, plain or compressed as one stream: "
+            + "gzip (.gz), Zstandard (.zst), Brotli (.br) or zlib/deflate (.zz, .deflate); see Loader:Csv:Compression. Take the CSV out of the archive and load that.",
+            ReportAt(settings["Loader:ReportPath"]!).Message);
+        await AssertNothingLoadedAsync(table);
+    }
+
+    [Fact]
+    public async Task A_plain_csv_named_gz_is_said_not_to_be_gzip()
+    {
+        var input = _directory.WriteCsv("flights.csv.gz", CsvOf(Rows));
+        var table = AzuriteFixture.UniqueTableName("notgz");
+        var settings = Settings(input, table);
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
+        Assert.StartsWith(
+            "Loader:Input: 'flights.csv.gz' is not gzip: it does not start with gzip's signature (1F 8B); it starts with 'pk,rk,n', which reads as plain text.",
+            ReportAt(settings["Loader:ReportPath"]!).Message,
+            StringComparison.Ordinal);
         await AssertNothingLoadedAsync(table);
     }
 

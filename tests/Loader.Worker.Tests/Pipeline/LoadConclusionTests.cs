@@ -77,6 +77,16 @@ public sealed class LoadConclusionTests
     }
 
     [Fact]
+    public void A_part_met_while_reading_that_is_not_what_it_is_read_as_is_a_configuration_problem()
+    {
+        var notGzip = new InputFormatException("in/2.csv.gz", "Loader:Input: 'in/2.csv.gz' is not gzip: it does not start with gzip's signature (1F 8B).");
+
+        var outcome = Of(new StagesEnd(false, notGzip, false, false));
+
+        Assert.Equal(new LoadOutcome(LoadOutcomeKind.InvalidConfiguration, $"reading stopped after 1,200 rows: {notGzip.Message}"), outcome);
+    }
+
+    [Fact]
     public void Too_many_rejects_win_over_a_stop_request()
     {
         var outcome = Of(new StagesEnd(false, null, RejectLimitExceeded: true, StopRequested: true));

@@ -15,6 +15,7 @@ public sealed class LoadFailuresTests
     {
         { new InputNotFoundException("Loader:Input: blob 'x' does not exist."), nameof(LoadOutcomeKind.Unavailable) },
         { new InputRefusedException("Loader:Input 'x' is a folder."), nameof(LoadOutcomeKind.InvalidConfiguration) },
+        { new InputFormatException("x.zip", "Loader:Input: 'x.zip' is a zip archive"), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new InputMismatchException("Loader:Input: the files under one prefix ..."), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new CsvHeaderException("Input header: the input is empty"), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new CheckpointRefusedException("Loader:CheckpointPath 'c' belongs to another load"), nameof(LoadOutcomeKind.InvalidConfiguration) },

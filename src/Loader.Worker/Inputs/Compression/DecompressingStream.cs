@@ -5,11 +5,17 @@ namespace Loader.Worker.Inputs.Compression;
 
 /// <summary>
 /// A part's decompressed text. Whatever the decompressor finds wrong — a stream cut short, data it cannot decode, a
-/// checksum that does not match, bytes after the end of the compressed stream — comes out as a
-/// <see cref="DamagedInputException"/> naming the part and the compressed byte it was reading, never as the end of the
-/// input. Failures of the storage underneath (a network error) pass as they are.
+/// checksum that does not match — and bytes after the end of the compressed data come out as a
+/// <see cref="DamagedInputException"/> naming the part and the compressed byte, never as the end of the input; a part
+/// nothing of which decodes and which reads as plain text, as an <see cref="InputFormatException"/>. Failures of the
+/// storage underneath (a network error) pass as they are.
 /// </summary>
-internal sealed class DecompressingStream(Stream decompressor, CountingReadStream stored, InputCompression codec, string part, long length) : ForwardReadStream
+/// <param name="decompressor">The codec's decompressor, reading from <paramref name="feed"/>.</param>
+/// <param name="feed">The part's compressed bytes as handed to the decompressor.</param>
+/// <param name="codec">The part's codec.</param>
+/// <param name="part">The part's name, for messages.</param>
+/// <param name="head">The part's first bytes, for messages.</param>
+internal sealed class DecompressingStream(Stream decompressor, CompressedFeed feed, InputCompression codec, string part, byte[] head) : ForwardReadStream
 {
     private bool _ended;
 
@@ -27,7 +33,7 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
         }
         catch (Exception exception) when (IsDamage(exception, codec))
         {
-            throw Damaged(exception.Message, exception);
+            throw Failure(exception);
         }
 
         if (read == 0)
@@ -36,36 +42,73 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
             CheckNothingFollows();
         }
 
+        feed.Decompressed(read);
         return read;
     }
 
     /// <summary>
-    /// The decompressor says its stream ended; the file must end there too. Bytes after it are a second stream the codec
-    /// does not chain (deflate, zlib, Brotli) or garbage: taking them for the end would load the file short without a word.
-    /// The decompressor may have read a few of them into its own buffer already; any beyond that are found here.
+    /// The decompressor says its data ended; the part must end there too. Bytes after them are a second stream the codec
+    /// does not chain (deflate, zlib, Brotli), something appended, or damage: taking them for the end would load the file
+    /// short without a word. Gzip asks for more after each member; the others, given the part's last byte on its own, ask
+    /// for it only when their data need it. Of a pipe, whose size is unknown, only bytes beyond what the decompressor took
+    /// in are seen.
     /// </summary>
     private void CheckNothingFollows()
     {
-        if (stored.Position >= length)
+        var length = feed.PartLength;
+        var follows = codec == InputCompression.Gzip ? !feed.AskedPastEnd
+            : length > 0 ? feed.Position < length
+            : ReadsMore();
+        if (!follows)
         {
             return;
         }
 
-        Span<byte> one = stackalloc byte[1];
-        if (stored.Read(one) > 0)
-        {
-            throw Damaged(string.Create(CultureInfo.InvariantCulture,
-                $"more bytes follow the end of the {codec} stream (the file has {length:N0} bytes); a file of several concatenated {codec} streams, or one with data appended, cannot be read as one"), null);
-        }
+        var end = codec == InputCompression.Gzip ? GzipMemberEnd.Find(feed) : null;
+        var where = end is { } exact
+            ? length > 0
+                ? string.Create(CultureInfo.InvariantCulture, $"which end at byte {exact:N0} of {length:N0}: the {length - exact:N0} bytes after them are not {codec} data")
+                : string.Create(CultureInfo.InvariantCulture, $"which end at byte {exact:N0}: the bytes after them are not {codec} data")
+            : string.Create(CultureInfo.InvariantCulture, $"which end at or before byte {feed.Position:N0}{(length > 0 ? $" of {length:N0}" : "")}: the bytes after them are not {codec} data");
+        var what = codec == InputCompression.Gzip
+            ? "something appended to the file, or damage"
+            : $"a second {codec} stream, or something appended: a {codec} file holds one stream";
+        throw new DamagedInputException(part, end ?? feed.Position, $"'{part}' cannot be decompressed: more bytes follow the end of its {codec} data, {where} ({what}).");
     }
 
-    private DamagedInputException Damaged(string reason, Exception? inner)
+    private bool ReadsMore()
     {
-        var offset = stored.Position;
-        var where = offset >= length
-            ? string.Create(CultureInfo.InvariantCulture, $"its {codec} data end at byte {length:N0}, the end of the file, before the compressed stream is complete: the file is truncated or damaged")
-            : string.Create(CultureInfo.InvariantCulture, $"its {codec} data are damaged at or before byte {offset:N0} of {length:N0}");
-        return new DamagedInputException(part, Math.Min(offset, length), $"'{part}' cannot be decompressed: {where} ({reason.TrimEnd('.')}).", inner);
+        Span<byte> one = stackalloc byte[1];
+        return feed.Read(one) > 0;
+    }
+
+    private IOException Failure(Exception exception)
+    {
+        if (feed.Text == 0 && Signatures.NotDecodable(codec, part, head, exception.Message) is { } notCodec)
+        {
+            return new InputFormatException(part, notCodec);
+        }
+
+        var length = feed.PartLength;
+        var offset = feed.Position;
+        var reason = exception.Message.TrimEnd('.');
+        string where;
+        if (codec == InputCompression.Zstd && exception is ZstdSharp.ZstdException { Code: ZstdSharp.Unsafe.ZSTD_ErrorCode.ZSTD_error_prefix_unknown } && feed.Text > 0)
+        {
+            // After a frame, the next bytes are no frame: something follows the compressed data.
+            where = string.Create(CultureInfo.InvariantCulture,
+                $"more bytes follow the end of its Zstd data, which end at or before byte {offset:N0}{(length > 0 ? $" of {length:N0}" : "")}: the bytes after them are not a Zstandard frame");
+        }
+        else if (length > 0 && offset >= length)
+        {
+            where = string.Create(CultureInfo.InvariantCulture, $"its {codec} data end at byte {length:N0}, the end of the file, before the compressed stream is complete: the file is truncated or damaged");
+        }
+        else
+        {
+            where = string.Create(CultureInfo.InvariantCulture, $"its {codec} data are damaged at or before byte {offset:N0}{(length > 0 ? $" of {length:N0}" : "")}");
+        }
+
+        return new DamagedInputException(part, length > 0 ? Math.Min(offset, length) : offset, $"'{part}' cannot be decompressed: {where} ({reason}).", exception);
     }
 
     /// <summary>
@@ -82,7 +125,7 @@ internal sealed class DecompressingStream(Stream decompressor, CountingReadStrea
         if (disposing)
         {
             decompressor.Dispose();
-            stored.Dispose();
+            feed.Dispose();
         }
 
         base.Dispose(disposing);

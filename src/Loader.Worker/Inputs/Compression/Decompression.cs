@@ -4,9 +4,10 @@ using Loader.Worker.Csv;
 namespace Loader.Worker.Inputs.Compression;
 
 /// <summary>
-/// Puts the decompressor of a part's codec over its counted bytes: the runtime's GZipStream (every member of a
-/// multi-member file), BrotliStream, ZLibStream or DeflateStream, and ZstdSharp's DecompressionStream. All stream, so
-/// memory stays flat and nothing goes to disk.
+/// Checks a part's first bytes against what it is read as (<see cref="Signatures"/>), then puts the decompressor of its
+/// codec over its counted bytes, fed so that bytes after the compressed data are found (<see cref="CompressedFeed"/>):
+/// the runtime's GZipStream (every member of a multi-member file), BrotliStream, ZLibStream or DeflateStream, and
+/// ZstdSharp's DecompressionStream. All stream, so memory stays flat and nothing goes to disk.
 /// </summary>
 /// <remarks>
 /// The runtime's streams take a compressed stream that ends early for its end unless the runtime switch
@@ -20,9 +21,20 @@ internal static class Decompression
     /// <summary>Whether the runtime's decompressors report a truncated stream instead of ending quietly.</summary>
     internal static bool RuntimeReportsTruncation => AppContext.TryGetSwitch(StrictValidationSwitch, out var on) && on;
 
-    /// <summary>The part's text: <paramref name="stored"/> itself when it is plain, else its decompressed bytes; damage is reported with the part's name and offset.</summary>
+    /// <summary>
+    /// The part's text: <paramref name="stored"/> itself when it is plain, else its decompressed bytes; damage is reported
+    /// with the part's name and offset.
+    /// </summary>
+    /// <exception cref="InputFormatException">The part's first bytes say it is not what it is read as (an archive, another codec).</exception>
     public static Stream Open(InputCompression codec, CountingReadStream stored, string part, long length)
     {
+        var head = stored.Peek(Signatures.HeadBytes).ToArray();
+        if (Signatures.Refusal(codec, part, head) is { } refusal)
+        {
+            stored.Dispose();
+            throw new InputFormatException(part, refusal);
+        }
+
         if (codec == InputCompression.None)
         {
             return stored;
@@ -30,21 +42,23 @@ internal static class Decompression
 
         if (codec != InputCompression.Zstd && !RuntimeReportsTruncation)
         {
+            stored.Dispose();
             throw new InvalidOperationException(
                 $"the runtime switch {StrictValidationSwitch} is off, so a truncated {codec} file would pass for a complete one; the loader's runtimeconfig.json sets it.");
         }
 
-        return new DecompressingStream(Decompressor(codec, stored), stored, codec, part, length);
+        var feed = new CompressedFeed(stored, length, gzip: codec == InputCompression.Gzip);
+        return new DecompressingStream(Decompressor(codec, feed, head), feed, codec, part, head);
     }
 
-    private static Stream Decompressor(InputCompression codec, CountingReadStream stored) => codec switch
+    private static Stream Decompressor(InputCompression codec, CompressedFeed feed, ReadOnlySpan<byte> head) => codec switch
     {
-        InputCompression.Gzip => new GZipStream(stored, CompressionMode.Decompress),
-        InputCompression.Brotli => new BrotliStream(stored, CompressionMode.Decompress),
-        InputCompression.Deflate => IsZlibHeader(stored.Peek(2))
-            ? new ZLibStream(stored, CompressionMode.Decompress)
-            : new DeflateStream(stored, CompressionMode.Decompress),
-        InputCompression.Zstd => new ZstdSharp.DecompressionStream(stored, leaveOpen: false),
+        InputCompression.Gzip => new GZipStream(feed, CompressionMode.Decompress),
+        InputCompression.Brotli => new BrotliStream(feed, CompressionMode.Decompress),
+        InputCompression.Deflate => IsZlibHeader(head)
+            ? new ZLibStream(feed, CompressionMode.Decompress)
+            : new DeflateStream(feed, CompressionMode.Decompress),
+        InputCompression.Zstd => new ZstdSharp.DecompressionStream(feed, leaveOpen: false),
         _ => throw new ArgumentOutOfRangeException(nameof(codec), codec, "not a codec"),
     };
 
@@ -53,5 +67,5 @@ internal static class Decompression
     /// automatic detection checks; a raw deflate stream rarely starts so (its first block would be a stored one).
     /// </summary>
     private static bool IsZlibHeader(ReadOnlySpan<byte> first) =>
-        first.Length == 2 && (first[0] & 0x0F) == 8 && (first[0] >> 4) <= 7 && ((first[0] << 8) | first[1]) % 31 == 0;
+        first.Length >= 2 && (first[0] & 0x0F) == 8 && (first[0] >> 4) <= 7 && ((first[0] << 8) | first[1]) % 31 == 0;
 }
