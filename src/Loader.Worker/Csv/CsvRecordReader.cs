@@ -116,6 +116,11 @@ internal sealed class CsvRecordReader : IDisposable
         {
             var header = _reader.Headers;
             _readingHeader = false;
+            if (header.Count == 0)
+            {
+                _guard.ThrowIfFailed(); // the input failed before its header ended
+            }
+
             if (_headerProblem is not null)
             {
                 throw new CsvHeaderException($"the header row is malformed: {_headerProblem}");
@@ -146,6 +151,11 @@ internal sealed class CsvRecordReader : IDisposable
 
         MalformedSkipped += _malformed.Count;
         _malformed.Clear();
+        if (skipped < records)
+        {
+            _guard.ThrowIfFailed();
+        }
+
         return skipped;
     }
 
@@ -155,6 +165,7 @@ internal sealed class CsvRecordReader : IDisposable
     /// ones as they were. Stop enumerating to stop reading.
     /// </summary>
     /// <exception cref="CsvFormatException">The input cannot be read on (a record longer than the parser's safety net, which the guard should have stopped first).</exception>
+    /// <exception cref="IOException">The input failed part way (a damaged compressed file, a failed read): thrown once every whole record before the failure was given out.</exception>
     public IEnumerable<RecordResult<T>> ReadAll<T>(Func<CsvReader, T> map, int parallelism)
     {
         var results = parallelism > 1 ? _reader.ParallelEnumerate(map, parallelism) : Sequential(map);
@@ -175,6 +186,8 @@ internal sealed class CsvRecordReader : IDisposable
         {
             yield return new RecordResult<T>(default, rest.Record);
         }
+
+        _guard.ThrowIfFailed();
     }
 
     /// <summary>
@@ -187,6 +200,8 @@ internal sealed class CsvRecordReader : IDisposable
         {
             yield return (_reader.ByteOffset, _reader.LineNumber, _reader.RowNumber);
         }
+
+        _guard.ThrowIfFailed();
     }
 
     private IEnumerable<T> Sequential<T>(Func<CsvReader, T> map)

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Collections.Concurrent;
 using System.Globalization;
+using System.Runtime.ExceptionServices;
 using System.Text;
 
 namespace Loader.Worker.Csv;
@@ -20,7 +21,10 @@ namespace Loader.Worker.Csv;
 /// Rejected lines reach the parser as one short malformed line (a stray quote) followed by as many line breaks as they
 /// had, so every later line keeps its number; <see cref="TryTake"/> then gives the reader their text and the reason.
 /// Input in UTF-32 (a byte-order mark says so) passes through untouched: the scan reads UTF-8 bytes, and UTF-16 reaches
-/// it as UTF-8 already (<see cref="Utf16Input"/>). The inner stream stays open: whoever opened it closes it.
+/// it as UTF-8 already (<see cref="Utf16Input"/>). The inner stream stays open: whoever opened it closes it. When the
+/// input fails part way (a damaged compressed file, a read that failed), the records read whole before the failure still
+/// reach the parser, then the output ends and <see cref="ThrowIfFailed"/> says why; what was read of the record it cut is
+/// dropped, neither given out nor rejected.
 /// Written here because CsvHelper bounds only a record's size (and then stops reading) or forbids line breaks in quotes
 /// altogether; DuckDB's CSV reader, which recovers this way, is not a .NET library.
 /// </remarks>
@@ -57,6 +61,9 @@ internal sealed class RunawayQuoteGuard : ForwardReadStream
     private bool _finished;
     private bool _endedMidLine;
     private bool _lastLineRejected;
+
+    // Why the input stopped short (a damaged compressed file, a failed read): said once the records before it are out.
+    private ExceptionDispatchInfo? _failure;
 
     // How far the held bytes have moved to the front of the buffer in all: positions taken before a read are shifted by what it adds.
     private long _compacted;
@@ -96,6 +103,12 @@ internal sealed class RunawayQuoteGuard : ForwardReadStream
     /// there; a reader started at such an input offset sees what the whole input's reader saw from it on.
     /// </summary>
     internal Action<long, long>? BoundaryFound { get; set; }
+
+    /// <summary>
+    /// Throws what stopped the input short, if anything did. The guard ends its output at the last whole record before
+    /// the failure, so that a parser reading ahead gives out every record before it; its reader asks here once they are out.
+    /// </summary>
+    public void ThrowIfFailed() => _failure?.Throw();
 
     /// <summary>The lines the guard rejected from <paramref name="line"/> on, with their text and why; each is taken once.</summary>
     public bool TryTake(long line, out RejectedSpan span) => _rejected.TryRemove(line, out span!);
@@ -180,7 +193,18 @@ internal sealed class RunawayQuoteGuard : ForwardReadStream
             Array.Resize(ref _buffer, Math.Max(_buffer.Length * 2, _length + ChunkSize));
         }
 
-        var read = _inner.Read(_buffer, _length, ChunkSize);
+        int read;
+        try
+        {
+            read = _inner.Read(_buffer, _length, ChunkSize);
+        }
+        catch (IOException exception)
+        {
+            // The records read whole before the failure still go to the parser; the failure follows them.
+            _failure = ExceptionDispatchInfo.Capture(exception);
+            return false;
+        }
+
         _length += read;
         return read > 0;
     }
@@ -329,7 +353,12 @@ internal sealed class RunawayQuoteGuard : ForwardReadStream
 
     private void EndOfInput()
     {
-        if (_discarding)
+        if (_failure is not null)
+        {
+            // What follows the last whole record may be cut anywhere: none of it is given out, nor rejected.
+            _finished = true;
+        }
+        else if (_discarding)
         {
             EndDiscarding(lineBreaks: 0);
         }

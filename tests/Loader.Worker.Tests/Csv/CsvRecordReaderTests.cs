@@ -1,5 +1,9 @@
+using System.Globalization;
 using System.Text;
 using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
+using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Csv;
 
@@ -88,6 +92,67 @@ public sealed class CsvRecordReaderTests
         Assert.Equal(2, reader.Skip(2));
         Assert.Equal(1, reader.MalformedSkipped);
         Assert.Equal(["4"], reader.ReadAll(csv => csv.GetString(0), 1).Select(r => r.Value));
+    }
+
+    /// <summary>A gzip file of rows numbered 1 to <paramref name="rows"/>, each with a field that spans two lines, cut at <paramref name="keep"/> bytes and <paramref name="appended"/> after it.</summary>
+    private static LocalFilePart Gzip(TestDirectory directory, int rows, Func<byte[], int> keep, byte[] appended)
+    {
+        var text = new StringBuilder("id,note,check\n");
+        for (var i = 1; i <= rows; i++)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"{i},\"row {i},\nacross two lines\",{i * 7}\n");
+        }
+
+        var compressed = Compressed.Bytes(InputCompression.Gzip, Encoding.UTF8.GetBytes(text.ToString()));
+        var bytes = compressed[..keep(compressed)].Concat(appended).ToArray();
+        var path = directory.File("input.csv.gz");
+        File.WriteAllBytes(path, bytes);
+        return new LocalFilePart(path, bytes.Length) { Compression = InputCompression.Gzip };
+    }
+
+    private static (List<(int Id, string Note, int Check)> Records, Exception Failure) ReadUntilFailure(InputPart part, int threads)
+    {
+        using var reader = CsvRecordReader.Open(part.Open(bufferSize: 4096), new CsvOptions());
+        var records = new List<(int Id, string Note, int Check)>();
+        var failure = Assert.ThrowsAny<IOException>(() =>
+        {
+            foreach (var record in reader.ReadAll(csv => (int.Parse(csv.GetString(0), CultureInfo.InvariantCulture), csv.GetString(1), int.Parse(csv.GetString(2), CultureInfo.InvariantCulture)), threads))
+            {
+                records.Add(record.Value);
+            }
+        });
+        return (records, failure);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(4)]
+    public void When_the_input_fails_after_its_last_record_every_record_comes_out_before_the_failure(int threads)
+    {
+        using var directory = new TestDirectory();
+        var part = Gzip(directory, 3_000, compressed => compressed.Length, Encoding.ASCII.GetBytes("3001,appended,0\n"));
+
+        var (records, failure) = ReadUntilFailure(part, threads);
+
+        Assert.IsType<DamagedInputException>(failure);
+        Assert.Equal(Enumerable.Range(1, 3_000), records.Select(record => record.Id));
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(4)]
+    public void When_the_input_is_cut_inside_a_record_the_whole_records_before_it_come_out_and_none_cut_short(int threads)
+    {
+        using var directory = new TestDirectory();
+        var part = Gzip(directory, 3_000, compressed => compressed.Length * 2 / 3, []);
+
+        var (records, failure) = ReadUntilFailure(part, threads);
+
+        Assert.IsType<DamagedInputException>(failure);
+        Assert.InRange(records.Count, 1_000, 2_999);
+        Assert.Equal(Enumerable.Range(1, records.Count), records.Select(record => record.Id));
+        Assert.All(records, record => Assert.Equal((string.Create(CultureInfo.InvariantCulture, $"row {record.Id},\nacross two lines"), record.Id * 7), (record.Note, record.Check)));
     }
 
     [Theory]

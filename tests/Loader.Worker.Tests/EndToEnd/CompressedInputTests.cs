@@ -190,6 +190,32 @@ public sealed class CompressedInputTests(BlobAzuriteFixture azurite) : IClassFix
         Assert.Equal(2, rejects.Length); // the bad row once, across both runs
     }
 
+    [Theory]
+    [InlineData("garbage")]
+    [InlineData("rows")]
+    public async Task A_gzip_file_with_bytes_after_its_last_member_loads_every_row_before_them_then_stops_with_exit_7_naming_the_byte(string appended)
+    {
+        // The two files: 2,000 rows with 1 KB of garbage after the last member, and with 300 plain CSV rows appended.
+        var compressed = Compressed.Bytes(InputCompression.Gzip, Encoding.UTF8.GetBytes(Csv(1, 2_000)));
+        var after = appended == "garbage"
+            ? Enumerable.Range(0, 1_024).Select(i => (byte)((i * 131) + 7)).ToArray()
+            : Encoding.UTF8.GetBytes(Csv(2_001, 2_300)[13..]); // without its header: what `cat more.csv >> export.csv.gz` adds
+        var input = _directory.File("export.csv.gz");
+        await File.WriteAllBytesAsync(input, [.. compressed, .. after], _cancellation);
+        var table = AzuriteFixture.UniqueTableName("tail");
+
+        var run = await LoaderRunner.RunAsync(Settings(input, table), _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.InputDamaged, run.ExitCode);
+        Assert.Contains(string.Create(CultureInfo.InvariantCulture,
+            $"'export.csv.gz' cannot be decompressed: more bytes follow the end of its Gzip data, which end at byte {compressed.Length:N0} of {compressed.Length + after.Length:N0}: the {after.Length:N0} bytes after them are not Gzip data"),
+            report.Message, StringComparison.Ordinal);
+        Assert.Equal((2_000L, 2_000L), (report.RowsRead, report.RowsWritten)); // every row before them
+        Assert.True(report.Reconciled);
+        await AssertTableHoldsAsync(table, Enumerable.Range(1, 2_000));
+    }
+
     [Fact]
     public async Task A_checkpoint_of_a_damaged_file_is_still_refused_for_another_file_or_other_settings()
     {
