@@ -210,6 +210,10 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
         {
             throw new DamagedInputException(exception.Part, exception.Offset, $"Loader:Input: {exception.Message}", exception);
         }
+        catch (IOException exception) when (exception is not InputFormatException)
+        {
+            throw new InputUnavailableException($"Loader:Input: {exception.Message}", exception);
+        }
     }
 
     private static async Task CompareHeadersAsync(InputSource source, CancellationToken cancellationToken)

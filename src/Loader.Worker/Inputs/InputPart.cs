@@ -17,7 +17,7 @@ internal abstract record InputPart(string Name, long Length)
     /// <paramref name="bufferSize"/> is how much to fetch at a time, and the bytes as stored count into <paramref name="progress"/>.
     /// </summary>
     public Stream Open(int bufferSize, InputProgress? progress = null) =>
-        Decompression.Open(Compression, new CountingReadStream(OpenStored(bufferSize), progress), Name, Length);
+        Decompression.Open(Compression, new CountingReadStream(OpenStored(bufferSize), progress, Name), Name, Length);
 
     /// <summary>Opens the part's bytes as stored.</summary>
     protected abstract Stream OpenStored(int bufferSize);

@@ -38,9 +38,25 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         return narrow?.Invoke(source) ?? source;
     }
 
+    /// <summary>Opens <paramref name="source"/> as one stream of CSV text.</summary>
+    /// <exception cref="InputFormatException">A part is not what it is read as.</exception>
+    /// <exception cref="InputUnavailableException">Its storage failed.</exception>
+    public Stream Open(InputSource source)
+    {
+        try
+        {
+            return source.Open(settings.Blob.ReadBlockSize);
+        }
+        catch (IOException exception) when (exception is not (DamagedInputException or InputFormatException))
+        {
+            throw new InputUnavailableException($"Input: {exception.Message}", exception);
+        }
+    }
+
     /// <summary>A reader of <paramref name="input"/>, its header read.</summary>
     /// <exception cref="CsvHeaderException">The header cannot be used.</exception>
     /// <exception cref="DamagedInputException">The input is damaged before its header ends.</exception>
+    /// <exception cref="InputUnavailableException">Its storage failed before its header ends.</exception>
     public CsvRecordReader OpenReader(Stream input)
     {
         try
@@ -54,6 +70,10 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         catch (DamagedInputException exception)
         {
             throw new DamagedInputException(exception.Part, exception.Offset, $"Input: {exception.Message}", exception);
+        }
+        catch (IOException exception) when (exception is not InputFormatException)
+        {
+            throw new InputUnavailableException($"Input: {exception.Message}", exception);
         }
     }
 

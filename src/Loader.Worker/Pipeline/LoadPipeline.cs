@@ -84,7 +84,7 @@ internal sealed partial class LoadPipeline
         checks.Add(await CheckStepAsync("Loader:Input", OutputFiles.Display(_settings.Input) ?? "", async () =>
         {
             var source = await _parts.Input.FindAsync(cancellationToken).ConfigureAwait(false);
-            await using var input = source.Open(_settings.Blob.ReadBlockSize);
+            await using var input = _parts.Input.Open(source);
             using var reader = _parts.Input.OpenReader(input);
             _parts.Input.Fit(reader.Header);
             return $"readable; its header of {reader.Header.Count} columns fits the key templates and column types";
@@ -119,7 +119,7 @@ internal sealed partial class LoadPipeline
     {
         await _parts.Preflight.EnsureWritableAsync(_settings, abort).ConfigureAwait(false);
         var source = await _parts.Input.FindAsync(abort).ConfigureAwait(false);
-        await using var input = source.Open(_settings.Blob.ReadBlockSize);
+        await using var input = _parts.Input.Open(source);
         if (!source.ReadsOnce)
         {
             // The share read and the time left need the input's size; a pipe's is unknown until it ends.

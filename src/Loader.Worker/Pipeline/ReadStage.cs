@@ -104,6 +104,12 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
         {
             InputFailure = exception;
         }
+        catch
+        {
+            // Anything else ends the load as unexpected; the stages after this one must still see the end of the rows, or they wait forever.
+            output.TryComplete();
+            throw;
+        }
 
         try
         {

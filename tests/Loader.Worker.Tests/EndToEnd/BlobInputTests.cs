@@ -181,6 +181,31 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
     }
 
     [Fact]
+    public async Task A_blob_rewritten_while_it_is_read_stops_the_load_with_exit_3_naming_it_after_the_rows_before()
+    {
+        var container = await azurite.CreateContainerAsync(_cancellation);
+        await UploadAsync(container, "flights.csv", Rows(1, 60_000));
+        var table = AzuriteFixture.UniqueTableName("rewritten");
+        var settings = Settings(Url(container, "flights.csv"), table);
+        settings["Loader:Blob:ReadBlockSize"] = (64 * 1024).ToString(CultureInfo.InvariantCulture);
+        settings["Loader:MaxRowsPerSecond"] = "5000"; // the load takes about 12 s: time to rewrite the blob under it
+
+        var load = LoaderRunner.Start(settings, _cancellation);
+        await load.WhenWrittenAsync(2_000, _cancellation);
+        await UploadAsync(container, "flights.csv", Rows(1, 10)); // another job replaces the export
+        var run = await load.Completion.WaitAsync(TimeSpan.FromMinutes(2), _cancellation); // it used to hang here
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.Unavailable, run.ExitCode);
+        Assert.StartsWith("reading the input failed after ", report.Message, StringComparison.Ordinal);
+        Assert.Contains($"reading 'flights.csv' failed: reading blob '{container}/flights.csv' at offset ", report.Message, StringComparison.Ordinal);
+        Assert.Contains("The blob changed while it was being read", report.Message, StringComparison.Ordinal);
+        Assert.InRange(report.RowsRead, 2_000, 59_999);
+        Assert.True(report.Reconciled);
+        Assert.Equal(report.RowsWritten, (await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation)).Count);
+    }
+
+    [Fact]
     public async Task A_prefix_with_no_blobs_and_a_missing_blob_are_named_as_such()
     {
         var container = await azurite.CreateContainerAsync(_cancellation);

@@ -1,14 +1,18 @@
+using Azure;
+using Azure.Identity;
+using Loader.Worker.Backends;
 using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs.Compression;
 
 /// <summary>
-/// A part's bytes as stored, counted as they are read: into the part's own <see cref="Position"/> (where a damaged
-/// compressed file is reported) and the whole input's <see cref="InputProgress"/>. It sits under the decompressor, so
-/// progress is compressed bytes against the compressed size. Can look at the first bytes before they are read
-/// (<see cref="Peek"/>), for a codec that tells its variants apart by a header. Forward-only.
+/// A part's bytes as stored, counted as they are read: into the part's own <see cref="Position"/> and the whole input's
+/// <see cref="InputProgress"/>. It sits under the decompressor, so progress is compressed bytes against the compressed
+/// size. Can look at the first bytes before they are read (<see cref="Peek"/>), to check what the part is. A storage
+/// failure while reading (a blob rewritten since the load began, no answer after the client's retries) comes out as an
+/// <see cref="IOException"/> of one line, as any failure of the input does. Forward-only.
 /// </summary>
-internal sealed class CountingReadStream(Stream inner, InputProgress? progress) : ForwardReadStream
+internal sealed class CountingReadStream(Stream inner, InputProgress? progress, string part) : ForwardReadStream
 {
     private byte[] _peeked = [];
     private int _peekedOffset;
@@ -32,7 +36,16 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress) 
         }
 
         var buffer = new byte[count];
-        var read = inner.ReadAtLeast(buffer, count, throwOnEndOfStream: false);
+        int read;
+        try
+        {
+            read = inner.ReadAtLeast(buffer, count, throwOnEndOfStream: false);
+        }
+        catch (Exception exception) when (StorageFailure(exception) is { } failure)
+        {
+            throw failure;
+        }
+
         Count(read);
         _peeked = buffer[..read];
         return _peeked;
@@ -45,7 +58,16 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress) 
             return FromPeeked(buffer);
         }
 
-        var read = inner.Read(buffer);
+        int read;
+        try
+        {
+            read = inner.Read(buffer);
+        }
+        catch (Exception exception) when (StorageFailure(exception) is { } failure)
+        {
+            throw failure;
+        }
+
         Count(read);
         return read;
     }
@@ -57,10 +79,28 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress) 
             return FromPeeked(buffer.Span);
         }
 
-        var read = await inner.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
+        int read;
+        try
+        {
+            read = await inner.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception exception) when (StorageFailure(exception) is { } failure)
+        {
+            throw failure;
+        }
+
         Count(read);
         return read;
     }
+
+    /// <summary>What a storage client threw while reading, as an input failure naming the part; null for anything else.</summary>
+    private IOException? StorageFailure(Exception exception) => exception switch
+    {
+        RequestFailedException or AuthenticationFailedException => new IOException($"reading '{part}' failed: {BackendErrors.Describe(exception)}", exception),
+        AggregateException all when all.InnerExceptions.Count > 0 && all.InnerExceptions.All(inner => inner is RequestFailedException or HttpRequestException) =>
+            new IOException($"reading '{part}' got no answer after {all.InnerExceptions.Count} tries ({all.InnerExceptions[^1].GetBaseException().Message})", exception),
+        _ => null,
+    };
 
     public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
         ReadAsync(buffer.AsMemory(offset, count), cancellationToken).AsTask();
