@@ -1,6 +1,7 @@
 using System.Collections;
 using System.Globalization;
 using System.Reflection;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Configuration;
 
@@ -36,7 +37,7 @@ internal static class SettingsCatalog
         return settings;
     }
 
-    /// <summary>The values of <paramref name="options"/>, one per setting (one per entry of a dictionary), secrets hidden and URL signatures removed.</summary>
+    /// <summary>The values of <paramref name="options"/>, one per setting (one per entry of a dictionary), secrets hidden, and the rest through <see cref="Redaction.Rule"/> (a URL's password and query values removed).</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> Values(LoaderOptions options)
     {
         var values = new List<KeyValuePair<string, string>>();
@@ -52,7 +53,7 @@ internal static class SettingsCatalog
             else
             {
                 var text = Format(value);
-                values.Add(new(key, IsSecret(property) && text.Length > 0 ? Hidden : WithoutSignature(text)));
+                values.Add(new(key, IsSecret(property) && text.Length > 0 ? Hidden : Redaction.Rule.Redact(text)));
             }
         }
 
@@ -61,18 +62,12 @@ internal static class SettingsCatalog
 
     /// <summary>
     /// Secrets by name: a connection string, account or API key, secret, password or token. A new setting named so is hidden
-    /// without anyone marking it; URLs, which may carry a shared access signature, lose their query instead.
+    /// without anyone marking it; URLs, which may carry a shared access signature or a password, lose those instead.
     /// </summary>
     private static bool IsSecret(PropertyInfo property) =>
         s_secretNameEndings.Any(word => property.Name.EndsWith(word, StringComparison.Ordinal));
 
     private static readonly string[] s_secretNameEndings = ["ConnectionString", "AccountKey", "ApiKey", "Secret", "Password", "Token"];
-
-    /// <summary>A URL with its query string (a shared access signature, perhaps) cut off; any other text as it is.</summary>
-    public static string WithoutSignature(string value) =>
-        Uri.TryCreate(value, UriKind.Absolute, out var uri) && uri.Query.Length > 1 && (uri.Scheme == Uri.UriSchemeHttps || uri.Scheme == Uri.UriSchemeHttp)
-            ? uri.GetLeftPart(UriPartial.Path) + "?(query removed)"
-            : value;
 
     private static IEnumerable<(string Key, PropertyInfo Property, object? Value)> Leaves(string prefix, object options)
     {

@@ -88,7 +88,9 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
 
         Assert.True(exitCode == ExitCodes.Unavailable, $"exit {exitCode}:{Environment.NewLine}{loader.Output}");
         Assert.Contains($"Loader:ReportPath: cannot write '{Url(container, "report.json")}': the credential may not write in container '{container}' (403", loader.Output, StringComparison.Ordinal);
-        Assert.DoesNotContain("sig=", loader.Output, StringComparison.Ordinal);
+        var signature = readOnly.Split('&').Single(parameter => parameter.StartsWith("sig=", StringComparison.Ordinal))["sig=".Length..];
+        Assert.DoesNotContain(signature, loader.Output, StringComparison.Ordinal); // the report printed for want of a place shows sig=(removed)
+        Assert.DoesNotContain(Uri.UnescapeDataString(signature), loader.Output, StringComparison.Ordinal);
         await AssertNothingLoadedAsync(table);
     }
 

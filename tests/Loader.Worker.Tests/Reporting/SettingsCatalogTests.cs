@@ -6,7 +6,7 @@ namespace Loader.Worker.Tests.Reporting;
 public sealed class SettingsCatalogTests
 {
     [Fact]
-    public void Connection_strings_are_hidden_and_urls_lose_their_signature_but_keys_templates_stay()
+    public void Connection_strings_are_hidden_and_urls_lose_their_password_and_query_values_but_keys_templates_stay()
     {
         var options = new LoaderOptions
         {
@@ -17,12 +17,14 @@ public sealed class SettingsCatalogTests
         options.Tables.ConnectionString = "AccountName=a;AccountKey=SECRET2";
         options.Tables.Endpoint = "https://acct.table.core.windows.net/?sv=1&sig=SECRET3";
         options.Telemetry.AzureMonitorConnectionString = "InstrumentationKey=SECRET4";
+        options.Telemetry.OtlpEndpoint = "https://user:SECRET5@collector:4318/?api-key=SECRET6";
 
         var values = SettingsCatalog.Values(options).ToDictionary();
 
         Assert.DoesNotContain(values.Values, value => value.Contains("SECRET", StringComparison.Ordinal));
         Assert.Equal(SettingsCatalog.Hidden, values["Loader:Tables:ConnectionString"]);
-        Assert.Equal("https://acct.blob.core.windows.net/in/data.csv?(query removed)", values["Loader:Input"]);
+        Assert.Equal("https://acct.blob.core.windows.net/in/data.csv?sv=(removed)&sig=(removed)", values["Loader:Input"]);
+        Assert.Equal("https://(removed)@collector:4318/?api-key=(removed)", values["Loader:Telemetry:OtlpEndpoint"]);
         Assert.Equal("{dest}", values["Loader:PartitionKey"]);
         Assert.Equal("Int32", values["Loader:Columns:year"]);
         Assert.Equal("", values["Loader:Cosmos:ConnectionString"]);
