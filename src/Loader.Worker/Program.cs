@@ -1,3 +1,4 @@
+using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Hosting;
@@ -12,13 +13,16 @@ switch (LoaderSwitches.Parse(args).Kind)
         return ExitCodes.Success;
 }
 
+HostApplicationBuilder? builder = null;
 try
 {
-    using var host = LoaderHost.CreateBuilder(args).Build();
+    builder = LoaderHost.CreateBuilder(args);
+    using var host = builder.Build();
     await host.RunAsync();
     return Environment.ExitCode;
 }
 catch (Exception exception)
 {
-    return await StartupFailure.ReportAsync(exception, Console.Error);
+    // The settings as far as they were read say which values are secret; before that, the rule alone.
+    return await StartupFailure.ReportAsync(exception, Console.Error, SecretSettings.RedactionOf(builder?.Configuration));
 }

@@ -1,4 +1,5 @@
 using Loader.Worker.Planning;
+using Loader.Worker.Reporting;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -24,8 +25,7 @@ internal sealed partial class EstimateJob(
             Estimate = estimate;
             ExitCode = estimate.ExitCode;
             await output.WriteAsync(EstimateText.Format(estimate), timeProvider).ConfigureAwait(false);
-            await output.Out.WriteLineAsync(EstimateText.Json(estimate)).ConfigureAwait(false);
-            await output.Out.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+            await output.WriteJsonAsync(estimate, ReportWriter.JsonOptions).ConfigureAwait(false);
         }
         catch (Exception exception) when (exception is not OperationCanceledException)
         {

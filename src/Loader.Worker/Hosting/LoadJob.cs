@@ -111,7 +111,7 @@ internal sealed partial class LoadJob(
         {
             LogReportNotWritten(json.Where, json.Reason);
             report = OutputFailed(report, $"the report could not be written to {json.Where} ({json.Reason}); it follows on standard output", outranks: true);
-            await summaryOutput.Out.WriteLineAsync(System.Text.Json.JsonSerializer.Serialize(report, ReportWriter.JsonOptions)).ConfigureAwait(false);
+            await summaryOutput.WriteJsonAsync(report, ReportWriter.JsonOptions).ConfigureAwait(false);
         }
 
         LogFinished(report.Outcome, report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed, report.ElapsedSeconds, report.ExitCode);

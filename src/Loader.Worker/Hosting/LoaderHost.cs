@@ -5,6 +5,7 @@ using Loader.Worker.Outputs;
 using Loader.Worker.Planning;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Security;
 using Loader.Worker.Shards;
 using Loader.Worker.Shards.Planning;
 using Loader.Worker.Shards.Status;
@@ -56,7 +57,7 @@ internal static class LoaderHost
             builder.Logging.AddLoaderConsole(logFormat);
         }
 
-        builder.Services.AddSingleton(new SummaryOutput(Console.Out, logFormat));
+        builder.Services.AddSingleton(provider => new SummaryOutput(Console.Out, provider.GetRequiredService<Redaction>(), logFormat));
         builder.Services.AddBulkLoader(builder.Configuration, command.Kind);
         return builder;
     }
@@ -92,7 +93,10 @@ internal static class LoaderHost
             host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(10));
         services.AddMetrics();
         services.AddSingleton(TimeProvider.System);
-        services.TryAddSingleton<SummaryOutput>();
+        // What the loader writes goes through this: the logs (every provider), summaries, reports and state.
+        services.AddSingleton(_ => SecretSettings.RedactionOf(configuration));
+        RedactingLoggerFactory.Register(services);
+        services.TryAddSingleton(provider => new SummaryOutput(Console.Out, provider.GetRequiredService<Redaction>()));
         services.AddSingleton<LoaderMetrics>();
         services.AddSingleton<LoadStatistics>();
         services.AddSingleton<IBackendAdapter>(provider =>

@@ -1,3 +1,4 @@
+using Loader.Worker.Security;
 using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Hosting;
@@ -19,15 +20,18 @@ internal static class StartupFailure
     public static bool IsInvalidSettings(Exception exception) =>
         exception is OptionsValidationException || IsUnconvertibleValue(exception);
 
-    /// <summary>Writes why the load could not start to <paramref name="error"/> and returns the exit code.</summary>
-    public static async Task<int> ReportAsync(Exception exception, TextWriter error)
+    /// <summary>
+    /// Writes why the load could not start to <paramref name="error"/>, through <paramref name="redaction"/> (a value the
+    /// binder could not convert is quoted, and may be a secret given to the wrong setting), and returns the exit code.
+    /// </summary>
+    public static async Task<int> ReportAsync(Exception exception, TextWriter error, Redaction redaction)
     {
         if (exception is OptionsValidationException invalid)
         {
             await error.WriteLineAsync(InvalidSettingsHeading).ConfigureAwait(false);
             foreach (var failure in invalid.Failures)
             {
-                await error.WriteLineAsync("  - " + failure).ConfigureAwait(false);
+                await error.WriteLineAsync("  - " + redaction.Redact(failure)).ConfigureAwait(false);
             }
 
             await error.WriteLineAsync(HelpHint).ConfigureAwait(false);
@@ -38,13 +42,13 @@ internal static class StartupFailure
         {
             // The binder names the key and the value: "Failed to convert configuration value 'x' at 'Loader:BatchSize' to type 'System.Int32'."
             await error.WriteLineAsync(InvalidSettingsHeading).ConfigureAwait(false);
-            await error.WriteLineAsync("  - " + exception.Message).ConfigureAwait(false);
+            await error.WriteLineAsync("  - " + redaction.Redact(exception.Message)).ConfigureAwait(false);
             await error.WriteLineAsync(HelpHint).ConfigureAwait(false);
             return ExitCodes.InvalidConfiguration;
         }
 
         // Start-up failed before a load could report anything (the backend's client could not be built, say).
-        await error.WriteLineAsync($"The loader could not start; nothing was loaded: {exception.GetBaseException().Message}").ConfigureAwait(false);
+        await error.WriteLineAsync(redaction.Redact($"The loader could not start; nothing was loaded: {exception.GetBaseException().Message}")).ConfigureAwait(false);
         return ExitCodes.InternalError;
     }
 

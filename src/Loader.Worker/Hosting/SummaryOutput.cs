@@ -1,23 +1,19 @@
 using System.Text.Json;
 using Loader.Worker.Configuration;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Hosting;
 
 /// <summary>
 /// Where the human summary goes: standard output, or a writer a test captures. Beside JSON logs it is one JSON
-/// line too, shaped like a log event, so a log collector keeps it whole instead of as a dozen stray lines.
+/// line too, shaped like a log event, so a log collector keeps it whole instead of as a dozen stray lines. Everything
+/// written here goes through the host's <see cref="Redaction"/> first.
 /// </summary>
-internal sealed class SummaryOutput(TextWriter output, LogFormat format = LogFormat.Text)
+internal sealed class SummaryOutput(TextWriter output, Redaction redaction, LogFormat format = LogFormat.Text)
 {
-    public SummaryOutput()
-        : this(Console.Out)
-    {
-    }
-
-    public TextWriter Out { get; } = output;
-
     public async Task WriteAsync(string summary, TimeProvider timeProvider)
     {
+        var shown = redaction.Redact(summary);
         if (format == LogFormat.Json)
         {
             var line = JsonSerializer.Serialize(new Dictionary<string, string>
@@ -25,15 +21,22 @@ internal sealed class SummaryOutput(TextWriter output, LogFormat format = LogFor
                 ["Timestamp"] = timeProvider.GetUtcNow().ToString("yyyy-MM-ddTHH:mm:ss.fffZ", System.Globalization.CultureInfo.InvariantCulture),
                 ["LogLevel"] = "Information",
                 ["Category"] = "Loader.Worker.Summary",
-                ["Message"] = summary,
+                ["Message"] = shown,
             });
-            await Out.WriteLineAsync(line).ConfigureAwait(false);
+            await output.WriteLineAsync(line).ConfigureAwait(false);
         }
         else
         {
-            await Out.WriteLineAsync(summary).ConfigureAwait(false);
+            await output.WriteLineAsync(shown).ConfigureAwait(false);
         }
 
-        await Out.FlushAsync().ConfigureAwait(false);
+        await output.FlushAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>A value as JSON on its own (the estimate's plan, a report with nowhere else to go), its strings redacted.</summary>
+    public async Task WriteJsonAsync<T>(T value, JsonSerializerOptions options)
+    {
+        await output.WriteLineAsync(RedactedJson.ToText(value, options, redaction)).ConfigureAwait(false);
+        await output.FlushAsync().ConfigureAwait(false);
     }
 }

@@ -1,7 +1,5 @@
 using System.Globalization;
 using System.Text;
-using System.Text.Json;
-using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Planning;
 
@@ -69,8 +67,6 @@ internal static class EstimateText
 
         return text.ToString();
     }
-
-    public static string Json(LoadEstimate estimate) => JsonSerializer.Serialize(estimate, ReportWriter.JsonOptions);
 
     private static string Duration(double seconds) => TimeSpan.FromSeconds(Math.Round(seconds)) switch
     {

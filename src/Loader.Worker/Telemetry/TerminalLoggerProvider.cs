@@ -39,7 +39,8 @@ internal sealed class TerminalLoggerProvider(IAnsiConsole console, TimeProvider 
                 LogLevel.Error => ("fail", "red"),
                 _ => ("crit", "red"),
             };
-            var message = formatter(state, exception) + (exception is null ? "" : $" ({exception.GetType().Name}: {exception.Message})");
+            var type = exception is RedactedException redacted ? redacted.TypeName : exception?.GetType().Name;
+            var message = formatter(state, exception) + (exception is null ? "" : $" ({type}: {exception.Message})");
             var time = timeProvider.GetLocalNow().ToString("HH:mm:ss", System.Globalization.CultureInfo.InvariantCulture);
             console.MarkupLine($"{time} [{color}]{label}[/]: {Markup.Escape(category)}: {Markup.Escape(message)}");
         }

@@ -3,6 +3,7 @@ using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Tests.Hosting;
 
@@ -26,7 +27,7 @@ public sealed class LoadJobTests : IDisposable
         var logs = new CapturingLoggerProvider();
         builder.Logging.ClearProviders();
         builder.Logging.AddProvider(logs);
-        builder.Services.AddSingleton(new SummaryOutput(new StringWriter()));
+        builder.Services.AddSingleton(provider => new SummaryOutput(new StringWriter(), provider.GetRequiredService<Redaction>()));
         using var host = builder.Build();
         var services = host.Services;
         var job = new LoadJob(

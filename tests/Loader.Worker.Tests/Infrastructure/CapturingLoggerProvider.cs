@@ -26,8 +26,15 @@ public sealed class CapturingLoggerProvider : ILoggerProvider
         public bool IsEnabled(LogLevel logLevel) => true;
 
         public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
-            logs.Enqueue(new CapturedLog(logLevel, category, formatter(state, exception), exception));
+            logs.Enqueue(new CapturedLog(logLevel, category, formatter(state, exception), exception)
+            {
+                Values = state is IEnumerable<KeyValuePair<string, object?>> values ? [.. values] : [],
+            });
     }
 }
 
-public sealed record CapturedLog(LogLevel Level, string Category, string Message, Exception? Exception);
+public sealed record CapturedLog(LogLevel Level, string Category, string Message, Exception? Exception)
+{
+    /// <summary>The event's values as the provider was given them (what the JSON console writes as <c>State</c>).</summary>
+    public IReadOnlyList<KeyValuePair<string, object?>> Values { get; init; } = [];
+}

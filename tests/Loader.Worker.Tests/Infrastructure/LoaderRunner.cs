@@ -4,6 +4,8 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Loader.Worker.Security;
+using Loader.Worker.Configuration;
 
 namespace Loader.Worker.Tests.Infrastructure;
 
@@ -45,7 +47,7 @@ internal static class LoaderRunner
         builder.Logging.ClearProviders();
         builder.Logging.AddProvider(logs);
         builder.Logging.SetMinimumLevel(LogLevel.Debug);
-        builder.Services.AddSingleton(new SummaryOutput(summary));
+        builder.Services.AddSingleton(provider => new SummaryOutput(summary, provider.GetRequiredService<Redaction>()));
         configureServices?.Invoke(builder.Services);
         try
         {
@@ -63,7 +65,7 @@ internal static class LoaderRunner
         {
             // What the program itself prints and returns (Program.cs); any other start-up failure is a defect the test shows as it is.
             var error = new StringWriter();
-            var exitCode = await StartupFailure.ReportAsync(exception, error);
+            var exitCode = await StartupFailure.ReportAsync(exception, error, SecretSettings.RedactionOf(builder.Configuration));
             return new LoaderRun(exitCode, null, "", logs, exception as OptionsValidationException) { Error = error.ToString() };
         }
     }

@@ -6,6 +6,7 @@ using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Tests.Planning;
 
@@ -105,7 +106,7 @@ public sealed class LoadEstimateTests : IDisposable
         var output = new StringWriter();
         builder.Logging.ClearProviders();
         builder.Logging.AddProvider(new CapturingLoggerProvider());
-        builder.Services.AddSingleton(new SummaryOutput(output));
+        builder.Services.AddSingleton(provider => new SummaryOutput(output, provider.GetRequiredService<Redaction>()));
         using var host = builder.Build();
         var job = host.Services.GetRequiredService<EstimateJob>();
         await host.RunAsync(_cancellation);
