@@ -1,4 +1,5 @@
 using Loader.Worker.Inputs;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Checkpoints;
 
@@ -46,8 +47,8 @@ internal sealed record Checkpoint
 /// <summary>
 /// Where a load found its input damaged (a compressed part cut short or corrupt) and stopped.
 /// </summary>
-/// <param name="Part">The part, as the input names it.</param>
+/// <param name="Part">The part, as the input names it: a restart finds the replaced part by it.</param>
 /// <param name="Offset">The compressed byte at or before which the damage lies.</param>
 /// <param name="Reason">What was found, as the load reported it.</param>
 /// <param name="Rest">What identifies the rest of the input (<see cref="Inputs.InputSource.IdentifyAllBut"/>): it must not change.</param>
-internal sealed record InputDamage(string Part, long Offset, string Reason, string Rest);
+internal sealed record InputDamage([property: Unredacted] string Part, long Offset, string Reason, string Rest);

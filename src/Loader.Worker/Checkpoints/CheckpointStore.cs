@@ -30,5 +30,5 @@ internal sealed class CheckpointStore(OutputFile file) : ICheckpointStore
     }
 
     public Task WriteAsync(Checkpoint checkpoint, CancellationToken cancellationToken) =>
-        file.WriteAsync(BinaryData.FromObjectAsJson(checkpoint, ReportWriter.JsonOptions), "application/json", cancellationToken);
+        file.WriteJsonAsync(checkpoint, ReportWriter.JsonOptions, cancellationToken);
 }

@@ -1,4 +1,5 @@
 using Loader.Worker.Inputs;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Checkpoints;
 
@@ -14,10 +15,13 @@ internal static class LoadIdentity
 
     /// <summary>
     /// Why what was recorded (by a checkpoint, or a sharded load's manifest) does not belong to this input and these
-    /// settings, naming what differs; null when it does. <paramref name="since"/> says when it was recorded.
+    /// settings, naming what differs; null when it does. <paramref name="since"/> says when it was recorded. Both sides are
+    /// compared as the rule of <see cref="Redaction"/> writes them: what is recorded went through it, and a checkpoint of an
+    /// earlier version, written before it, still matches the load it belongs to.
     /// </summary>
     public static string? Mismatch(InputIdentity recordedInput, IReadOnlyDictionary<string, string> recordedSettings, InputIdentity input, IReadOnlyDictionary<string, string> settings, string since)
     {
+        (recordedInput, input) = (AsWritten(recordedInput), AsWritten(input));
         if (recordedInput != input)
         {
             return recordedInput.Length != input.Length || recordedInput.Name != input.Name
@@ -26,10 +30,16 @@ internal static class LoadIdentity
         }
 
         var differing = settings.Keys.Union(recordedSettings.Keys)
-            .Where(key => settings.GetValueOrDefault(key) != recordedSettings.GetValueOrDefault(key))
-            .Order(StringComparer.Ordinal)
-            .Select(key => $"{key} was '{recordedSettings.GetValueOrDefault(key)}', is '{settings.GetValueOrDefault(key)}'")
+            .Select(key => (Key: key, Was: AsWritten(recordedSettings.GetValueOrDefault(key)), Is: AsWritten(settings.GetValueOrDefault(key))))
+            .Where(setting => setting.Was != setting.Is)
+            .OrderBy(setting => setting.Key, StringComparer.Ordinal)
+            .Select(setting => $"{setting.Key} was '{setting.Was}', is '{setting.Is}'")
             .ToList();
         return differing.Count == 0 ? null : "the settings differ: " + string.Join("; ", differing);
     }
+
+    private static InputIdentity AsWritten(InputIdentity identity) =>
+        identity with { Name = Redaction.Rule.Redact(identity.Name), Fingerprint = Redaction.Rule.Redact(identity.Fingerprint) };
+
+    private static string? AsWritten(string? value) => value is null ? null : Redaction.Rule.Redact(value);
 }

@@ -3,12 +3,13 @@ using Azure.Storage.Blobs;
 using Azure.Identity;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
+using Loader.Worker.Security;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Outputs;
 
 /// <summary>An output kept in a blob (a Container Apps job keeps nothing on its own disk): Put Blob replaces it whole.</summary>
-internal sealed class BlobOutputFile(BlobClient blob, BlobAddress address) : OutputFile
+internal sealed class BlobOutputFile(BlobClient blob, BlobAddress address, Redaction redaction) : OutputFile(redaction)
 {
     public override string Display => address.Display;
 

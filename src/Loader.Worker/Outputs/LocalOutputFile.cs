@@ -1,8 +1,16 @@
+using Loader.Worker.Security;
+
 namespace Loader.Worker.Outputs;
 
 /// <summary>A file on a local or mounted disk, written beside itself and then moved over.</summary>
-internal sealed class LocalOutputFile(string path) : OutputFile
+internal sealed class LocalOutputFile(string path, Redaction redaction) : OutputFile(redaction)
 {
+    /// <summary>A file whose JSON goes through the rule alone (no secret values known).</summary>
+    public LocalOutputFile(string path)
+        : this(path, Redaction.Rule)
+    {
+    }
+
     public override string Display => path;
 
     /// <summary>Where the content is written before it is moved over the file, so a reader never sees half of it.</summary>

@@ -1,9 +1,13 @@
+using Loader.Worker.Security;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Outputs;
 
-/// <summary>Turns an output setting (<c>Loader:ReportPath</c>, <c>CheckpointPath</c>, <c>RejectsPath</c>) into the file or blob it names.</summary>
-internal sealed class OutputFiles(BlobClientFactory blobs)
+/// <summary>
+/// Turns an output setting (<c>Loader:ReportPath</c>, <c>CheckpointPath</c>, <c>RejectsPath</c>) into the file or blob it
+/// names, which writes the loader's JSON through <paramref name="redaction"/>.
+/// </summary>
+internal sealed class OutputFiles(BlobClientFactory blobs, Redaction redaction)
 {
     /// <summary>The output a setting names; null when the setting is empty.</summary>
     /// <exception cref="FormatException">A URL that is not a blob's; the message names the problem, never a signature.</exception>
@@ -16,11 +20,11 @@ internal sealed class OutputFiles(BlobClientFactory blobs)
 
         if (!BlobClientFactory.IsUrl(setting))
         {
-            return new LocalOutputFile(setting);
+            return new LocalOutputFile(setting, redaction);
         }
 
         return BlobAddress.TryParse(setting, out var address, out var error) && !address.IsPrefix
-            ? new BlobOutputFile(blobs.For(address).GetBlobClient(address.Path), address)
+            ? new BlobOutputFile(blobs.For(address).GetBlobClient(address.Path), address, redaction)
             : throw new FormatException(error ?? $"'{address!.Display}' names a prefix; an output is one blob.");
     }
 

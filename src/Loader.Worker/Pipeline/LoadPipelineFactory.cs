@@ -6,6 +6,7 @@ using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Reporting.Terminal;
+using Loader.Worker.Security;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Pipeline;
@@ -22,6 +23,7 @@ internal sealed class LoadPipelineFactory(
     OutputPreflight preflight,
     ExitCodeOf exitCodeOf,
     ILoggerFactory loggerFactory,
+    Redaction redaction,
     TimeProvider timeProvider)
 {
     /// <param name="settings">The load's settings, validated.</param>
@@ -38,7 +40,7 @@ internal sealed class LoadPipelineFactory(
             preflight,
             outputs,
             new ResumePlanner(settings, canSkipUnread: !keyShard, statistics, loggerFactory.CreateLogger<ResumePlanner>()),
-            new RejectsOutput(settings.RejectsPath, settings.MaxRejects, outputs, statistics, loggerFactory, timeProvider),
+            new RejectsOutput(settings.RejectsPath, settings.MaxRejects, outputs, statistics, loggerFactory, redaction, timeProvider),
             new LoadReportBuilder(settings, backend.Name, statistics, timeProvider, exitCodeOf, shard?.Id, keyShard),
             terminal,
             shard?.Buckets);

@@ -5,13 +5,14 @@ using Loader.Abstractions;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
+using Loader.Worker.Security;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Rejects;
 
 /// <summary>
 /// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file
-/// as <c>line,reason,record</c>, the record as it stood in the input; for an input of several files two more
+/// as <c>line,reason,record</c>, the record as it stood in the input (the reason, the loader's or the service's words, redacted); for an input of several files two more
 /// columns, <c>file,fileLine</c>, say where the row is in its own file. When the rejects go to a blob they are
 /// written to a local file and published whole by <see cref="FlushAsync"/>. Once more than the allowed number of
 /// rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
@@ -23,6 +24,7 @@ internal sealed partial class RejectSink : IDisposable
     private readonly Lock _lock = new();
     private readonly LoadStatistics _statistics;
     private readonly ILogger _logger;
+    private readonly Redaction _redaction;
     private readonly long _maxRejects;
     private readonly CsvWriter? _writer;
     private readonly string? _path;
@@ -35,13 +37,15 @@ internal sealed partial class RejectSink : IDisposable
     /// <param name="maxRejects">Rejected rows allowed before <see cref="LimitExceeded"/> fires.</param>
     /// <param name="statistics">Where rejects are counted.</param>
     /// <param name="logger">Where the first rejects are logged.</param>
+    /// <param name="redaction">What a reason goes through before it is written; the record is evidence and is written as it stood.</param>
     /// <param name="keepUpToLine">When resuming: the rejects of an earlier run up to this line stay in the file, later ones (which this run meets again) are dropped.</param>
     /// <param name="lines">Where each line of the input comes from, for an input of several files.</param>
     /// <param name="publishTo">Where the file is published by <see cref="FlushAsync"/> (a blob), when <paramref name="path"/> is a local working copy.</param>
-    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, long? keepUpToLine = null, InputLineMap? lines = null, OutputFile? publishTo = null)
+    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, Redaction redaction, long? keepUpToLine = null, InputLineMap? lines = null, OutputFile? publishTo = null)
     {
         _statistics = statistics;
         _logger = logger;
+        _redaction = redaction;
         _maxRejects = maxRejects;
         _path = path;
         _publishTo = publishTo;
@@ -90,13 +94,17 @@ internal sealed partial class RejectSink : IDisposable
         {
             count = ++_count;
             var line = origin.Line.ToString(CultureInfo.InvariantCulture);
-            if (_lines?.Locate(origin.Line) is { } located)
+            if (_writer is null)
             {
-                _writer?.WriteRecord([line, reason, recordText, located.Part, located.Line.ToString(CultureInfo.InvariantCulture)]);
+                // No file: the reason reaches only the report and the log, which redact it themselves.
+            }
+            else if (_lines?.Locate(origin.Line) is { } located)
+            {
+                _writer.WriteRecord([line, _redaction.Redact(reason), recordText, located.Part, located.Line.ToString(CultureInfo.InvariantCulture)]);
             }
             else
             {
-                _writer?.WriteRecord([line, reason, recordText]);
+                _writer.WriteRecord([line, _redaction.Redact(reason), recordText]);
             }
         }
 

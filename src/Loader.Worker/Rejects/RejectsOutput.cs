@@ -4,6 +4,7 @@ using Loader.Worker.Backends;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
+using Loader.Worker.Security;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Rejects;
@@ -18,6 +19,7 @@ namespace Loader.Worker.Rejects;
 /// <param name="outputs">Turns the setting into a file or blob.</param>
 /// <param name="statistics">Where rejects are counted.</param>
 /// <param name="loggerFactory">Makes the loggers of the rejects file.</param>
+/// <param name="redaction">What the reasons in the file go through.</param>
 /// <param name="timeProvider">Times the retries of storing the file.</param>
 internal sealed partial class RejectsOutput(
     string? rejectsPath,
@@ -25,6 +27,7 @@ internal sealed partial class RejectsOutput(
     OutputFiles outputs,
     LoadStatistics statistics,
     ILoggerFactory loggerFactory,
+    Redaction redaction,
     TimeProvider timeProvider)
 {
     private readonly ILogger _logger = loggerFactory.CreateLogger<RejectsOutput>();
@@ -39,9 +42,9 @@ internal sealed partial class RejectsOutput(
         switch (outputs.For("Loader:RejectsPath", rejectsPath))
         {
             case null:
-                return new RejectSink(null, maxRejects, statistics, logger);
+                return new RejectSink(null, maxRejects, statistics, logger, redaction);
             case LocalOutputFile:
-                return new RejectSink(rejectsPath, maxRejects, statistics, logger, keepUpToLine, lines);
+                return new RejectSink(rejectsPath, maxRejects, statistics, logger, redaction, keepUpToLine, lines);
             case var blob:
                 var workingCopy = Path.Combine(Path.GetTempPath(), $"loader-rejects-{Guid.NewGuid():N}.csv");
                 if (keepUpToLine is not null && await ReadAsync(blob, cancellationToken).ConfigureAwait(false) is { } earlier)
@@ -49,7 +52,7 @@ internal sealed partial class RejectsOutput(
                     await File.WriteAllBytesAsync(workingCopy, earlier.ToMemory(), cancellationToken).ConfigureAwait(false);
                 }
 
-                return new RejectSink(workingCopy, maxRejects, statistics, logger, keepUpToLine, lines, publishTo: blob);
+                return new RejectSink(workingCopy, maxRejects, statistics, logger, redaction, keepUpToLine, lines, publishTo: blob);
         }
     }
 

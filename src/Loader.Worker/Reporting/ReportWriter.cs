@@ -15,7 +15,7 @@ internal static class ReportWriter
     };
 
     public static Task WriteAsync(LoadReport report, Outputs.OutputFile file, CancellationToken cancellationToken) =>
-        file.WriteAsync(BinaryData.FromObjectAsJson(report, JsonOptions), "application/json", cancellationToken);
+        file.WriteJsonAsync(report, JsonOptions, cancellationToken);
 
     public static LoadReport Read(string path) =>
         JsonSerializer.Deserialize<LoadReport>(File.ReadAllText(path), JsonOptions)

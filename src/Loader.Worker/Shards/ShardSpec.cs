@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Shards;
 
@@ -14,7 +15,8 @@ internal sealed record ShardSpec
     /// <summary>Key shards: how many buckets there are.</summary>
     public int? Buckets { get; init; }
 
-    /// <summary>Range shards: the part (file or blob name) the range is of.</summary>
+    /// <summary>Range shards: the part (file or blob name) the range is of; a worker finds the part by it.</summary>
+    [Unredacted]
     public string? Part { get; init; }
 
     /// <summary>Range shards: the part's version when planned (a blob's ETag), so a rewritten part is refused, not half-loaded.</summary>

@@ -4,6 +4,7 @@ using Azure.Storage.Blobs;
 using Azure.Storage.Blobs.Models;
 using Azure.Storage.Blobs.Specialized;
 using Loader.Worker.Reporting;
+using Loader.Worker.Security;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Shards;
@@ -19,8 +20,12 @@ internal sealed class ShardStateStore
     private readonly BlobContainerClient _container;
     private readonly BlobAddress _address;
     private readonly string _urlWithoutQuery;
+    private readonly Redaction _redaction;
 
-    public ShardStateStore(BlobClientFactory blobs, string state)
+    /// <param name="blobs">Signs in to the folder's account.</param>
+    /// <param name="state">The folder's URL (<c>Loader:Shards:State</c>).</param>
+    /// <param name="redaction">What the manifest and the states go through as they are written.</param>
+    public ShardStateStore(BlobClientFactory blobs, string state, Redaction redaction)
     {
         if (!BlobAddress.TryParse(state, out var address, out var error) || !address.Path.EndsWith('/'))
         {
@@ -28,6 +33,7 @@ internal sealed class ShardStateStore
         }
 
         _address = address;
+        _redaction = redaction;
         _container = blobs.For(address);
         _urlWithoutQuery = state.Split('?')[0].TrimEnd('/') + "/";
     }
@@ -136,7 +142,7 @@ internal sealed class ShardStateStore
         }
     }
 
-    private static BinaryData Json<T>(T value) => BinaryData.FromObjectAsJson(value, ReportWriter.JsonOptions);
+    private BinaryData Json<T>(T value) => RedactedJson.Serialize(value, ReportWriter.JsonOptions, _redaction);
 
     private static BlobHttpHeaders JsonHeaders() => new() { ContentType = "application/json" };
 }

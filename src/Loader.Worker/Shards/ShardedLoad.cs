@@ -1,5 +1,6 @@
 using System.Globalization;
 using Loader.Worker.Configuration;
+using Loader.Worker.Security;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Storage.Queues;
 
@@ -10,9 +11,9 @@ internal sealed class ShardedLoad
 {
     /// <exception cref="FormatException">A URL that is not a state folder's or a queue's (the validator says so first).</exception>
     /// <exception cref="InvalidOperationException">A connection string for another account.</exception>
-    public ShardedLoad(ShardOptions shards, BlobClientFactory blobs, QueueClientFactory queues)
+    public ShardedLoad(ShardOptions shards, BlobClientFactory blobs, QueueClientFactory queues, Redaction redaction)
     {
-        Store = new ShardStateStore(blobs, shards.State ?? "");
+        Store = new ShardStateStore(blobs, shards.State ?? "", redaction);
         Queue = QueueAddress.TryParse(shards.Queue ?? "", out var address, out var error)
             ? new ShardQueue(address, queues)
             : throw new FormatException(error);

@@ -11,6 +11,7 @@ using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Logging.Abstractions;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Tests.Dispatch;
 
@@ -27,7 +28,7 @@ public sealed class BatchWriterTests : IDisposable
     public BatchWriterTests()
     {
         _statistics = new LoadStatistics(new LoaderMetrics(_meters), TimeProvider.System);
-        _rejects = new RejectSink(null, 1000, _statistics, NullLogger<RejectSink>.Instance);
+        _rejects = new RejectSink(null, 1000, _statistics, NullLogger<RejectSink>.Instance, Redaction.Rule);
         _controls = new DispatchControls(new LoaderOptions(), TimeProvider.System);
     }
 

@@ -7,6 +7,7 @@ using Loader.Worker.Reporting;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Storage.Blobs;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Tests.EndToEnd;
 
@@ -145,7 +146,7 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
         }
 
         var blobs = new BlobClientFactory(new BlobOptions { ConnectionString = azurite.Azurite.ConnectionString });
-        var outputs = new OutputFiles(blobs);
+        var outputs = new OutputFiles(blobs, Redaction.Rule);
         var checkpoint = await new CheckpointStore(outputs.For(settings["Loader:CheckpointPath"])!).ReadAsync(_cancellation);
         Assert.NotNull(checkpoint);
         Assert.False(checkpoint.Completed);

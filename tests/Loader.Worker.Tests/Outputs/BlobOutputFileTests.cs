@@ -3,6 +3,7 @@ using Loader.Worker.Outputs;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Storage.Blobs;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Tests.Outputs;
 
@@ -12,7 +13,7 @@ public sealed class BlobOutputFileTests(BlobAzuriteFixture fixture) : IClassFixt
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
 
     private OutputFile Output(string container, string name, string? connectionString = null) =>
-        new OutputFiles(new BlobClientFactory(new BlobOptions { ConnectionString = connectionString ?? fixture.Azurite.ConnectionString }))
+        new OutputFiles(new BlobClientFactory(new BlobOptions { ConnectionString = connectionString ?? fixture.Azurite.ConnectionString }), Redaction.Rule)
             .For($"{fixture.Azurite.BlobEndpoint}/{container}/{BlobPathEncoding.Escape(name)}")!;
 
     [Fact]

@@ -8,6 +8,7 @@ using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Time.Testing;
+using Loader.Worker.Security;
 
 namespace Loader.Worker.Tests.Pipeline;
 
@@ -21,7 +22,7 @@ public sealed class BatchStageTests : IDisposable
 
     public BatchStageTests()
     {
-        _rejects = new RejectSink(null, 1000, new LoadStatistics(new LoaderMetrics(_meters), _clock), NullLogger<RejectSink>.Instance);
+        _rejects = new RejectSink(null, 1000, new LoadStatistics(new LoaderMetrics(_meters), _clock), NullLogger<RejectSink>.Instance, Redaction.Rule);
     }
 
     public void Dispose()

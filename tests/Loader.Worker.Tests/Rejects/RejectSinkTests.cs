@@ -2,6 +2,7 @@ using Loader.Abstractions;
 using Loader.Worker.Inputs;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
+using Loader.Worker.Security;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -15,8 +16,8 @@ public sealed class RejectSinkTests : IDisposable
 
     private string PathOf(string name) => Path.Combine(_folder, name);
 
-    private RejectSink Sink(string? path, long maxRejects = 1_000, long? keepUpToLine = null, InputLineMap? lines = null) =>
-        new(path, maxRejects, _statistics, NullLogger<RejectSink>.Instance, keepUpToLine, lines);
+    private RejectSink Sink(string? path, long maxRejects = 1_000, long? keepUpToLine = null, InputLineMap? lines = null, Redaction? redaction = null) =>
+        new(path, maxRejects, _statistics, NullLogger<RejectSink>.Instance, redaction ?? Redaction.Rule, keepUpToLine, lines);
 
     [Fact]
     public async Task A_reject_is_its_line_its_reason_and_its_record_exactly_as_read()
@@ -33,6 +34,21 @@ public sealed class RejectSinkTests : IDisposable
         Assert.Equal(["line", "reason", "record"], rows[0]);
         Assert.Equal(["9", "column 'n': 'x' is not an Int32", Record], rows[1]); // no formula escaping: evidence as it was
         Assert.Equal(2, rows.Count);
+    }
+
+    [Fact]
+    public async Task A_reason_that_quotes_a_secret_is_written_redacted_and_the_record_as_it_stood()
+    {
+        var path = PathOf("secret.csv");
+        const string Record = "9,https://example.com/?token=in-the-input";
+        using (var sink = Sink(path, redaction: new Redaction(["a2V5LXF1b3RlZA=="])))
+        {
+            sink.Reject(new RowOrigin(1, 2), "refused by the service: key a2V5LXF1b3RlZA== at https://acct.table.core.windows.net/t?sv=1&sig=c2ln", Record);
+            await sink.FlushAsync(TestContext.Current.CancellationToken);
+        }
+
+        var rows = ReadCsv(path);
+        Assert.Equal(["2", "refused by the service: key (removed) at https://acct.table.core.windows.net/t?sv=(removed)&sig=(removed)", Record], rows[1]);
     }
 
     [Fact]

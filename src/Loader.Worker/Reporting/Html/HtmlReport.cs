@@ -21,7 +21,7 @@ internal static class HtmlReport
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
 
     public static Task WriteAsync(LoadReport report, OutputFile file, CancellationToken cancellationToken) =>
-        file.WriteAsync(BinaryData.FromString(Render(report)), "text/html; charset=utf-8", cancellationToken);
+        file.WriteAsync(BinaryData.FromString(Render(file.Redacted(report, ReportWriter.JsonOptions))), "text/html; charset=utf-8", cancellationToken);
 
     public static string Render(LoadReport report)
     {

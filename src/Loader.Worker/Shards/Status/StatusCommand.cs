@@ -53,7 +53,7 @@ internal sealed class StatusCommand(IOptions<LoaderOptions> options, ShardedLoad
         if (settings.ReportPath is { Length: > 0 } path)
         {
             await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
-                async token => await outputs.For(path)!.WriteAsync(BinaryData.FromObjectAsJson(status, ReportWriter.JsonOptions), "application/json", token).ConfigureAwait(false),
+                async token => await outputs.For(path)!.WriteJsonAsync(status, ReportWriter.JsonOptions, token).ConfigureAwait(false),
                 cancellationToken).ConfigureAwait(false);
         }
 

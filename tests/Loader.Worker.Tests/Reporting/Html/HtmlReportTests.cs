@@ -2,7 +2,10 @@ using System.Text.RegularExpressions;
 using System.Xml.Linq;
 using Loader.Worker.Configuration;
 using Loader.Worker.Reporting;
+using Loader.Worker.Outputs;
 using Loader.Worker.Reporting.Html;
+using Loader.Worker.Security;
+using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Reporting.Html;
 
@@ -103,6 +106,29 @@ public sealed partial class HtmlReportTests
         Assert.DoesNotContain("<b>bold</b>", html, StringComparison.Ordinal);
         Assert.Contains("503 ServerBusy after 10 attempts", html, StringComparison.Ordinal);
         Assert.Contains("<th>Loader:Tables:ConnectionString</th><td>(set, not shown)</td>", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_page_written_to_an_output_has_no_secret_in_any_text_it_shows()
+    {
+        const string Key = "aHRtbC1wYWdlLWtleQ==";
+        using var directory = new TestDirectory();
+        var report = Report() with
+        {
+            Input = "https://acct.blob.core.windows.net/in/flights.csv?sv=1&sig=aW5wdXQ%3D",
+            Message = $"the service said: key {Key} & more",
+            Errors = [new ErrorCount($"403 for https://u:hunter22@host/t?sig=abc ({Key})", 3)],
+        };
+
+        await HtmlReport.WriteAsync(report, new LocalOutputFile(directory.File("report.html"), new Redaction([Key])), TestContext.Current.CancellationToken);
+
+        var page = await File.ReadAllTextAsync(directory.File("report.html"), TestContext.Current.CancellationToken);
+        Assert.Contains("flights.csv?sv=(removed)&amp;sig=(removed)", page, StringComparison.Ordinal);
+        Assert.Contains("the service said: key (removed) &amp; more", page, StringComparison.Ordinal);
+        Assert.Contains("403 for https://(removed)@host/t?sig=(removed) ((removed))", page, StringComparison.Ordinal);
+        Assert.DoesNotContain(Key, page, StringComparison.Ordinal);
+        Assert.DoesNotContain("hunter22", page, StringComparison.Ordinal);
+        Assert.DoesNotContain("aW5wdXQ", page, StringComparison.Ordinal);
     }
 
     [Fact]
