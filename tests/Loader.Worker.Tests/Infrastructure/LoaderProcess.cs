@@ -58,12 +58,16 @@ public sealed class LoaderProcess : IAsyncDisposable
         StartWithArguments([.. verb is null ? [] : new[] { verb }, .. settings.Select(setting => $"--{setting.Key}={setting.Value}")]);
 
     /// <summary>Starts the loader with these command-line arguments as they are.</summary>
-    public static LoaderProcess StartWithArguments(params string[] arguments) => new(Process.Start(StartInfo(arguments)) ?? throw new InvalidOperationException("the loader did not start"));
+    public static LoaderProcess StartWithArguments(params string[] arguments) => StartWithArguments(arguments, environment: null);
+
+    /// <summary>Starts the loader with these command-line arguments as they are, and these environment variables set too (null removes one).</summary>
+    public static LoaderProcess StartWithArguments(IEnumerable<string> arguments, IReadOnlyDictionary<string, string?>? environment) =>
+        new(Process.Start(StartInfo(arguments, environment)) ?? throw new InvalidOperationException("the loader did not start"));
 
     /// <summary>Starts the loader with these arguments and <paramref name="standardInput"/> piped to it, as <c>cat file | loader ...</c> does.</summary>
     public static LoaderProcess StartWithStandardInput(byte[] standardInput, params string[] arguments)
     {
-        var start = StartInfo(arguments);
+        var start = StartInfo(arguments, environment: null);
         start.RedirectStandardInput = true;
         var process = Process.Start(start) ?? throw new InvalidOperationException("the loader did not start");
         _ = Task.Run(async () =>
@@ -81,7 +85,7 @@ public sealed class LoaderProcess : IAsyncDisposable
         return new LoaderProcess(process);
     }
 
-    private static ProcessStartInfo StartInfo(string[] arguments)
+    private static ProcessStartInfo StartInfo(IEnumerable<string> arguments, IReadOnlyDictionary<string, string?>? environment)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -93,6 +97,18 @@ public sealed class LoaderProcess : IAsyncDisposable
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string?>())
+        {
+            if (value is null)
+            {
+                start.Environment.Remove(name);
+            }
+            else
+            {
+                start.Environment[name] = value;
+            }
         }
 
         return start;
