@@ -10,13 +10,14 @@ namespace Loader.Worker.Pipeline;
 /// <param name="RejectLimitExceeded">More rows were rejected than <c>Loader:MaxRejects</c> allows.</param>
 /// <param name="StopRequested">A stop was requested (SIGTERM, Ctrl-C).</param>
 /// <param name="CheckpointLost">Set when checkpoints kept failing until the load stopped.</param>
-internal sealed record StagesEnd(bool ReachedEnd, Exception? InputFailure, bool RejectLimitExceeded, bool StopRequested, CheckpointLoss? CheckpointLost = null);
+/// <param name="Defect">Set when a stage failed on an error nobody expected (a defect of the loader or an adapter).</param>
+internal sealed record StagesEnd(bool ReachedEnd, Exception? InputFailure, bool RejectLimitExceeded, bool StopRequested, CheckpointLoss? CheckpointLost = null, Exception? Defect = null);
 
 /// <summary>No checkpoint could be written for <paramref name="After"/>; the last write failed for <paramref name="LastFailure"/>.</summary>
 internal sealed record CheckpointLoss(TimeSpan After, string? LastFailure);
 
 /// <summary>
-/// The outcome of a load whose stages have ended, from the first of these that holds: the checkpoint was lost, the input
+/// The outcome of a load whose stages have ended, from the first of these that holds: a stage failed on a defect, the checkpoint was lost, the input
 /// failed (damaged, unparseable, unreadable), too many rows were rejected, a stop was requested, rows failed; otherwise
 /// it completed. The final checkpoint or rejects that cannot be stored may still turn a completed load into
 /// <see cref="LoadOutcomeKind.OutputFailed"/>.
@@ -29,6 +30,12 @@ internal static class LoadConclusion
     /// <param name="keepsCheckpoint">Whether the load keeps a checkpoint to resume from.</param>
     public static LoadOutcome Of(StagesEnd end, LoadCounts counts, long maxRejects, bool keepsCheckpoint)
     {
+        if (end.Defect is { } defect)
+        {
+            // Whatever else held, the rows after the defect were never read or sent: the load is not complete.
+            return Unexpected(defect, counts.RowsRead);
+        }
+
         if (end.CheckpointLost is { } lost && !end.ReachedEnd)
         {
             return new(LoadOutcomeKind.CheckpointLost, string.Create(CultureInfo.InvariantCulture,
@@ -77,4 +84,9 @@ internal static class LoadConclusion
             ? new(LoadOutcomeKind.CompletedWithFailures, string.Create(CultureInfo.InvariantCulture, $"{counts.RowsFailed:N0} rows could not be written"))
             : LoadOutcome.Completed;
     }
+
+    /// <summary>A load that an error nobody expected stopped after <paramref name="rowsRead"/> rows.</summary>
+    public static LoadOutcome Unexpected(Exception defect, long rowsRead) =>
+        new(LoadOutcomeKind.UnexpectedError, string.Create(CultureInfo.InvariantCulture,
+            $"the load failed unexpectedly after {rowsRead:N0} rows: {defect.GetType().Name}: {defect.Message}"));
 }

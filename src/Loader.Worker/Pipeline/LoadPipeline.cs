@@ -62,6 +62,12 @@ internal sealed partial class LoadPipeline
             LogAborted(exception.Message);
             outcome = failed;
         }
+        catch (Exception exception)
+        {
+            // A defect before the rows flowed (preparing the input, the target, the outputs): still a report that says so.
+            LogUnexpected(exception);
+            outcome = LoadConclusion.Unexpected(exception, _statistics.Snapshot().RowsRead);
+        }
 
         var concurrency = controls.Timeline.Summary();
         var report = _parts.Reports.Build(
@@ -155,19 +161,28 @@ internal sealed partial class LoadPipeline
         var progress = new ProgressReporter(_statistics, _timeProvider, _loggerFactory.CreateLogger<ProgressReporter>(), source.ReadsOnce ? null : source.Progress);
         using var loops = new BackgroundLoops(progress, _settings.ProgressInterval, _parts.Terminal, _statistics, controls, checkpointWriter);
         LoadOutcome outcome;
+        Exception? defect = null;
         try
         {
             var reading = StageThread.Run("loader-read", () => readStage.Run(rows.Writer, stop.Token));
             var batching = StageThread.Run("loader-batch", () => batchStage.Run(rows.Reader, batches.Writer));
             var dispatching = Task.Run(() => dispatcher.RunAsync(batches.Reader, abort), CancellationToken.None);
-            await Task.WhenAll(reading, batching, dispatching).ConfigureAwait(false);
+
+            // A stage that fails takes no more from the one before it: close that one's channel, or it waits on it for ever.
+            OnFailure(batching, () => rows.Writer.TryComplete());
+            OnFailure(dispatching, () => batches.Writer.TryComplete());
+            defect = await StageFailureAsync(reading, batching, dispatching).ConfigureAwait(false);
+            if (defect is not null)
+            {
+                LogUnexpected(defect);
+            }
         }
         finally
         {
             await loops.StopAsync().ConfigureAwait(false);
             var lost = checkpointWriter is { Lost.IsCancellationRequested: true } ? new CheckpointLoss(checkpointWriter.LostAfter, checkpointWriter.LastFailure) : null;
             outcome = LoadConclusion.Of(
-                new StagesEnd(readStage.ReachedEnd, readStage.InputFailure, rejects.LimitExceeded.IsCancellationRequested, stopReading.IsCancellationRequested, lost),
+                new StagesEnd(readStage.ReachedEnd, readStage.InputFailure, rejects.LimitExceeded.IsCancellationRequested, stopReading.IsCancellationRequested, lost, defect),
                 _statistics.Snapshot(),
                 _settings.MaxRejects,
                 keepsCheckpoint: !string.IsNullOrWhiteSpace(_settings.CheckpointPath) && !_settings.DryRun);
@@ -186,6 +201,27 @@ internal sealed partial class LoadPipeline
         }
 
         return outcome;
+    }
+
+    private static void OnFailure(Task stage, Action close) =>
+        stage.ContinueWith(_ => close(), CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+
+    /// <summary>
+    /// Waits for every stage and gives the error that failed the first of them to fail, or null: the stages a failure
+    /// closed the channel of fail after it, with <see cref="ChannelClosedException"/>, which is not the cause.
+    /// </summary>
+    private static async Task<Exception?> StageFailureAsync(params Task[] stages)
+    {
+        try
+        {
+            await Task.WhenAll(stages).ConfigureAwait(false);
+            return null;
+        }
+        catch (Exception)
+        {
+            var failures = stages.Where(stage => stage.IsFaulted).SelectMany(stage => stage.Exception!.InnerExceptions).ToList();
+            return failures.FirstOrDefault(failure => failure is not ChannelClosedException) ?? failures.FirstOrDefault();
+        }
     }
 
     /// <summary>When resuming, the line up to which the earlier run's rejects stay in the file: this run meets the later ones again.</summary>
@@ -231,4 +267,7 @@ internal sealed partial class LoadPipeline
 
     [LoggerMessage(Level = LogLevel.Error, Message = "{Message}")]
     private partial void LogAborted(string message);
+
+    [LoggerMessage(Level = LogLevel.Critical, Message = "The load failed unexpectedly")]
+    private partial void LogUnexpected(Exception exception);
 }

@@ -43,6 +43,16 @@ public sealed class LoadConclusionTests
     }
 
     [Fact]
+    public void A_stage_that_failed_on_a_defect_makes_the_load_unexpected_even_when_the_input_was_read_to_its_end()
+    {
+        var end = s_readToTheEnd with { Defect = new InvalidOperationException("the batcher broke"), CheckpointLost = new CheckpointLoss(TimeSpan.FromSeconds(30), "403") };
+
+        var outcome = Of(end);
+
+        Assert.Equal(new LoadOutcome(LoadOutcomeKind.UnexpectedError, "the load failed unexpectedly after 1,200 rows: InvalidOperationException: the batcher broke"), outcome);
+    }
+
+    [Fact]
     public void Checkpoints_lost_after_the_last_row_was_read_do_not_make_the_load_lost()
     {
         var outcome = Of(s_readToTheEnd with { CheckpointLost = new CheckpointLoss(TimeSpan.FromSeconds(30), "403 Forbidden") });
