@@ -16,7 +16,7 @@ public sealed class SectionValidatorTests
     {
         var result = new RetryOptionsValidator("Loader:Retry").Validate(null, new RetryOptions { MaxAttempts = -1, AttemptTimeout = TimeSpan.Zero });
 
-        Assert.Equal(["Loader:Retry:MaxAttempts must be between 0 and 1000, was -1.", "Loader:Retry:AttemptTimeout must be a positive duration such as 00:00:05, was 00:00:00."], result.Failures!);
+        Assert.Equal(["Loader:Retry:MaxAttempts must be between 0 and 1000, was -1.", "Loader:Retry:AttemptTimeout must be between 00:00:00.01 and 1.00:00:00, was 00:00:00."], result.Failures!);
     }
 
     [Fact]
