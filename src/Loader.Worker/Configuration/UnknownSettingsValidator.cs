@@ -65,6 +65,12 @@ internal sealed class UnknownSettingsValidator(IConfiguration configuration, Com
                 EnvironmentVariablesConfigurationProvider => $"{key} (the environment variable {key.Replace(":", "__", StringComparison.Ordinal)})",
                 _ => $"{key} (from {provider})",
             };
+            if (key.Equals(CommandLineAliases.SettingsFileKey, StringComparison.OrdinalIgnoreCase))
+            {
+                failures.Add($"{named} is read from the command line only: --settings file.json.");
+                continue;
+            }
+
             Check(key, hasValue, named, topLevel, failures);
         }
     }

@@ -73,12 +73,17 @@ public sealed class UnknownSettingsValidatorTests : IDisposable
     {
         await using var loader = LoaderProcess.StartIn(
             null,
-            new Dictionary<string, string?> { ["Loader__WriteMdoe"] = "Insert", ["Loader__Csv__Delimiter"] = ";", ["SOME_OTHER_TOOL"] = "1" },
+            new Dictionary<string, string?> { ["Loader__WriteMdoe"] = "Insert", ["Loader__SettingsFile"] = "load.json", ["Loader__Csv__Delimiter"] = ";", ["SOME_OTHER_TOOL"] = "1" },
             DryRun());
 
         Assert.Equal(ExitCodes.InvalidConfiguration, await loader.WaitForExitAsync(TimeSpan.FromMinutes(1), _cancellation));
         Assert.Equal(
-            [StartupFailure.InvalidSettingsHeading, "  - Loader:WriteMdoe (the environment variable Loader__WriteMdoe) is not a setting; did you mean Loader:WriteMode?", StartupFailure.HelpHint],
+            [
+                StartupFailure.InvalidSettingsHeading,
+                "  - Loader:SettingsFile (the environment variable Loader__SettingsFile) is read from the command line only: --settings file.json.",
+                "  - Loader:WriteMdoe (the environment variable Loader__WriteMdoe) is not a setting; did you mean Loader:WriteMode?",
+                StartupFailure.HelpHint,
+            ],
             loader.Error.ReplaceLineEndings("\n").TrimEnd().Split('\n'));
     }
 
