@@ -63,14 +63,22 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         failures.AddSection(_blob, options.Blob);
         failures.AddSection(_estimate, options.Estimate);
 
-        // Only the chosen backend's settings are checked: a Tables load needs no Cosmos settings and the other way round.
+        // Only the chosen backend's settings are required: a Tables load needs no Cosmos settings and the other way round.
+        // A value out of range is a mistake in any section, used or not.
         if (options.Backend == BackendKind.Tables)
         {
             failures.AddSection(_tables, options.Tables);
+            failures.Bounds(KeyOf(nameof(LoaderOptions.Cosmos)), options.Cosmos);
         }
         else
         {
             failures.AddSection(_cosmos, options.Cosmos);
+            failures.Bounds(KeyOf(nameof(LoaderOptions.Tables)), options.Tables);
+        }
+
+        if (options.Command == LoaderCommand.Load)
+        {
+            failures.Bounds(KeyOf(nameof(LoaderOptions.Shards)), options.Shards);
         }
 
         return Result(failures);

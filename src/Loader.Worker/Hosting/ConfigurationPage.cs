@@ -50,8 +50,8 @@ internal static class ConfigurationPage
         page.AppendLine();
         page.AppendLine("`Loader:Columns:<name>` naming no column of the input's header, and a key template using one, stop the load when the");
         page.AppendLine("header is read, before anything is written (exit 2), naming the setting, the header's columns and the nearest one.");
-        page.AppendLine("Only the chosen backend's section is checked (a Tables load needs no Cosmos settings), and `Loader:Shards` only for");
-        page.AppendLine("the verbs of a sharded load.");
+        page.AppendLine("What a section requires is asked only of the chosen backend's section (a Tables load needs no Cosmos settings) and");
+        page.AppendLine("of `Loader:Shards` for the verbs of a sharded load; a value out of range is refused in any section.");
         page.AppendLine();
         page.AppendLine("## Settings");
         page.AppendLine();

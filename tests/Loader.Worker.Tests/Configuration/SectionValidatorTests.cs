@@ -59,6 +59,19 @@ public sealed class SectionValidatorTests
     }
 
     [Fact]
+    public void A_value_out_of_range_is_refused_in_a_section_the_load_does_not_use()
+    {
+        var tables = new LoaderOptions { Input = "in.csv", PartitionKey = "{pk}", RowKey = "{rk}" };
+        tables.Tables.Table = "flights";
+        tables.Cosmos.Throughput = 5;
+        tables.Shards.Count = 0;
+
+        Assert.Equal(
+            ["Loader:Cosmos:Throughput must be at least 400, was 5.", "Loader:Shards:Count must be between 1 and 1000, was 0."],
+            new LoaderOptionsValidator().Validate(null, tables).Failures!);
+    }
+
+    [Fact]
     public void Status_checks_the_shards_section_and_nothing_a_load_would_need()
     {
         var status = new LoaderOptions { Command = LoaderCommand.Status, BatchSize = 0 };
