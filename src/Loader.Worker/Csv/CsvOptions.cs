@@ -33,6 +33,7 @@ internal sealed class CsvOptions
     /// theirs; every value is stored in UTC. A time the zone skips (clocks going forward) is rejected; a time it has twice
     /// (clocks going back) is taken as the first, in daylight-saving time.
     /// </summary>
+    [Accepts("UTC, an IANA (Europe/Berlin) or Windows (W. Europe Standard Time) time zone id this machine knows")]
     public string TimeZone { get; set; } = "UTC";
 
     /// <summary>Threads that map records to entities; 0 picks one per core (two to four). Order is kept whatever the number.</summary>
