@@ -65,19 +65,27 @@ public sealed partial class SettingsFuzzTests(AzuriteFixture azurite) : IDisposa
         var runs = SettingsCatalog.Describe().Append(SettingsCatalog.SettingsFile).SelectMany(Runs).ToList();
         var processes = Processes(runs);
         var problems = new ConcurrentBag<string>();
+        var exits = new ConcurrentBag<(Way Way, int Exit)>();
         var clock = Stopwatch.StartNew();
 
         await Parallel.ForEachAsync(processes, new ParallelOptions { MaxDegreeOfParallelism = InParallel, CancellationToken = _cancellation }, async (process, token) =>
         {
-            if (await CheckAsync(process, input, sharded, token) is { } problem)
+            var (exit, problem) = await CheckAsync(process, input, sharded, token);
+            exits.Add((process[0].Way, exit));
+            if (problem is not null)
             {
                 problems.Add(problem);
             }
         });
 
+        var byWay = exits.GroupBy(run => run.Way).OrderBy(way => way.Key)
+            .Select(way => $"{way.Key} {way.Count()} ({string.Join(", ", way.GroupBy(run => run.Exit).OrderBy(exit => exit.Key).Select(exit => $"exit {exit.Key}: {exit.Count()}"))})");
         Measurements.Record(string.Create(CultureInfo.InvariantCulture,
-            $"Settings fuzz: {runs.Count} values of {runs.Select(run => run.Key).Distinct().Count()} settings in {processes.Count} runs of the loader process, {clock.Elapsed.TotalSeconds:0} s ({InParallel} at a time), {problems.Count} problem(s)"));
+            $"Settings fuzz: {runs.Count} values of {runs.Select(run => run.Key).Distinct().Count()} settings in {processes.Count} runs of the loader process, {clock.Elapsed.TotalSeconds:0} s ({InParallel} at a time), {problems.Count} problem(s); by way: {string.Join("; ", byWay)}"));
         Assert.True(problems.IsEmpty, string.Join(Environment.NewLine + Environment.NewLine, problems.OrderBy(problem => problem, StringComparer.Ordinal)));
+
+        // A way whose every run ends in exit 2 refuses its own base settings, and then shows nothing of the values it runs.
+        Assert.All(Enum.GetValues<Way>(), way => Assert.Contains((way, ExitCodes.Success), exits));
     }
 
     /// <summary>
@@ -95,8 +103,8 @@ public sealed partial class SettingsFuzzTests(AzuriteFixture azurite) : IDisposa
         return [.. runs.Where(Alone).Select(run => new[] { run }), .. together];
     }
 
-    /// <summary>Runs the loader with these settings' values (of one way); what went wrong, or null.</summary>
-    private async Task<string?> CheckAsync(Run[] runs, string input, AzuriteProcess sharded, CancellationToken cancellationToken)
+    /// <summary>Runs the loader with these settings' values (of one way); its exit code and what went wrong, or null.</summary>
+    private async Task<(int Exit, string? Problem)> CheckAsync(Run[] runs, string input, AzuriteProcess sharded, CancellationToken cancellationToken)
     {
         var id = Interlocked.Increment(ref _runs);
         var way = runs[0].Way;
@@ -115,14 +123,14 @@ public sealed partial class SettingsFuzzTests(AzuriteFixture azurite) : IDisposa
         var what = $"{string.Join(" ", runs.Select(run => $"{run.Key}={run.Value}"))} ({way}): exit {exit}";
         if (StackTrace().Match(output) is { Success: true } trace)
         {
-            return $"{what}, a stack trace ('{trace.Value.Trim()}'):{Environment.NewLine}{output}";
+            return (exit, $"{what}, a stack trace ('{trace.Value.Trim()}'):{Environment.NewLine}{output}");
         }
 
         var unnamed = runs.Where(run => run.Expect == Expect.Refused && !output.Contains(run.Key, StringComparison.OrdinalIgnoreCase)).Select(run => run.Key).ToList();
-        return runs.Any(run => run.Expect == Expect.Refused) && (exit != ExitCodes.InvalidConfiguration || unnamed.Count > 0)
+        return (exit, runs.Any(run => run.Expect == Expect.Refused) && (exit != ExitCodes.InvalidConfiguration || unnamed.Count > 0)
                 ? $"{what}, expected exit 2 naming each setting{(unnamed.Count > 0 ? $" (not named: {string.Join(", ", unnamed)})" : "")}:{Environment.NewLine}{output}"
             : exit is not (ExitCodes.Success or ExitCodes.InvalidConfiguration) ? $"{what}, expected 0 or 2:{Environment.NewLine}{output}"
-            : null;
+            : null);
     }
 
     /// <summary>The settings of a run before the fuzzed one replaces its own.</summary>
