@@ -22,7 +22,7 @@ internal sealed class LoaderOptions
     /// Required. The CSV to load: a file path, a blob URL, a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
     /// in name order, read as one CSV), or <c>-</c> for standard input (read once: not with a checkpoint).
     /// </summary>
-    [Accepts("a file path, a blob URL, or a blob prefix URL ending in / or *; required")]
+    [Accepts("a file path, a blob URL, a blob prefix URL ending in / or *, or - for standard input; required")]
     public string Input { get; set; } = "";
 
     /// <summary>The store to write to.</summary>
