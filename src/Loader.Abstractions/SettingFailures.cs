@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Reflection;
 
 namespace Loader.Abstractions;
 
@@ -27,27 +28,33 @@ public sealed class SettingFailures
         }
     }
 
-    public void Range(string key, long value, long min, long max)
+    /// <summary>
+    /// Checks every setting of <paramref name="options"/> that declares its range (<see cref="SettingRange"/>) or is a
+    /// choice (an enum, whose named values alone are settings), naming each under <paramref name="section"/>, e.g.
+    /// <c>Loader:Retry:MaxAttempts</c>. The sections within <paramref name="options"/> are their own validators'.
+    /// </summary>
+    public void Bounds(string section, object options)
     {
-        if (value < min || value > max)
+        foreach (var property in options.GetType().GetProperties(BindingFlags.Public | BindingFlags.Instance))
         {
-            _messages.Add(Invariant($"{key} must be between {min} and {max}, was {value}."));
-        }
-    }
+            if (property.SetMethod is not { IsPublic: true })
+            {
+                continue;
+            }
 
-    public void Positive(string key, TimeSpan value)
-    {
-        if (value <= TimeSpan.Zero)
-        {
-            _messages.Add(Invariant($"{key} must be a positive duration such as 00:00:05, was {value}."));
-        }
-    }
-
-    public void PositiveOrUnset(string key, double? value)
-    {
-        if (value is { } rate && !(rate > 0 && double.IsFinite(rate)))
-        {
-            _messages.Add(Invariant($"{key} must be a positive number when set, was {rate}."));
+            var key = $"{section}:{property.Name}";
+            var value = property.GetValue(options);
+            if (SettingRange.Of(property) is { } range)
+            {
+                if (!range.Contains(value))
+                {
+                    _messages.Add($"{key} must be {range.Requirement}, was {SettingRange.Format(value)}.");
+                }
+            }
+            else if (property.PropertyType.IsEnum && !Enum.IsDefined(property.PropertyType, value!))
+            {
+                _messages.Add($"{key} '{value}' is not one of {string.Join(", ", Enum.GetNames(property.PropertyType))}.");
+            }
         }
     }
 

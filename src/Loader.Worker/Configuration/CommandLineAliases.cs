@@ -34,25 +34,6 @@ internal static class CommandLineAliases
     /// <summary>The setting <c>--settings</c> names: a file of settings, not a setting of the load itself.</summary>
     public const string SettingsFileKey = "Loader:SettingsFile";
 
-    /// <summary>The file named by <c>--settings</c>, if any.</summary>
-    public static string? SettingsFile(string[] args)
-    {
-        for (var i = 0; i < args.Length; i++)
-        {
-            if (args[i].StartsWith("--settings=", StringComparison.OrdinalIgnoreCase))
-            {
-                return args[i]["--settings=".Length..];
-            }
-
-            if (args[i].Equals("--settings", StringComparison.OrdinalIgnoreCase) && i + 1 < args.Length)
-            {
-                return args[i + 1];
-            }
-        }
-
-        return null;
-    }
-
     /// <summary>The verbs of a sharded load, given first on the command line: <c>plan</c>, <c>work</c>, <c>status</c>.</summary>
     public static readonly IReadOnlyDictionary<string, LoaderCommand> Verbs = new Dictionary<string, LoaderCommand>(StringComparer.OrdinalIgnoreCase)
     {

@@ -1,3 +1,4 @@
+using System.ComponentModel.DataAnnotations;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
@@ -11,6 +12,9 @@ internal sealed class LoaderOptions
 {
     public const string SectionName = "Loader";
 
+    /// <summary><see cref="SettingLimits.LongestTimer"/> less the 10 s the host is given beyond the grace period to stop.</summary>
+    public const string LongestShutdownGracePeriod = "49.17:02:37.294";
+
     /// <summary>One load (the default), or <c>plan</c>, <c>work</c> or <c>status</c> of a sharded load: the verb given first on the command line.</summary>
     public LoaderCommand Command { get; set; } = LoaderCommand.Load;
 
@@ -18,36 +22,50 @@ internal sealed class LoaderOptions
     /// Required. The CSV to load: a file path, a blob URL, a blob prefix URL ending in <c>/</c> or <c>*</c> (every blob under it,
     /// in name order, read as one CSV), or <c>-</c> for standard input (read once: not with a checkpoint).
     /// </summary>
+    [Accepts("a file path, a blob URL, a blob prefix URL ending in / or *, or - for standard input; required")]
     public string Input { get; set; } = "";
 
     /// <summary>The store to write to.</summary>
     public BackendKind Backend { get; set; } = BackendKind.Tables;
 
     /// <summary>Required. Template of the partition key, e.g. <c>{dest}</c>: column names in braces, <c>{{</c> and <c>}}</c> for literal braces.</summary>
+    [Accepts("column names in braces with text between, {{ and }} for literal braces; required")]
     public string PartitionKey { get; set; } = "";
 
     /// <summary>Required. Template of the row key (Cosmos DB: the id), e.g. <c>{year}-{month}-{day}-{carrier}-{flight}</c>.</summary>
+    [Accepts("column names in braces with text between, {{ and }} for literal braces; required")]
     public string RowKey { get; set; } = "";
 
     /// <summary>How each row is applied to the store.</summary>
     public WriteMode WriteMode { get; set; } = WriteMode.Upsert;
 
     /// <summary>Rows per transactional batch, at most 100.</summary>
+    // A Table Storage entity group transaction and a Cosmos DB transactional batch each hold at most 100 operations.
+    [Range(1, 100)]
     public int BatchSize { get; set; } = 100;
 
     /// <summary>Batches in flight at once, across partitions.</summary>
+    // The loader's own ceiling: each batch in flight holds a connection (the pools are sized twice this) and its rows.
+    [Range(1, 1024)]
     public int MaxParallelBatches { get; set; } = 16;
 
     /// <summary>How many batches go in flight.</summary>
     public ConcurrencyMode Concurrency { get; set; } = ConcurrencyMode.Adaptive;
 
     /// <summary>Request units per second at most (Cosmos DB, Cosmos DB for Table): a load can take, say, 70% of a container's throughput.</summary>
+    // A rate: any finite number above zero (the pacer takes a wait of any length in slices); unset: no cap.
+    [Range(0d, double.MaxValue, MinimumIsExclusive = true)]
     public double? MaxRequestUnitsPerSecond { get; set; }
 
     /// <summary>Rows per second at most, any backend.</summary>
+    // A rate: any finite number above zero (the pacer takes a wait of any length in slices); unset: no cap.
+    [Range(0d, double.MaxValue, MinimumIsExclusive = true)]
     public double? MaxRowsPerSecond { get; set; }
 
     /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is.</summary>
+    // The loader's own ceiling on rows held in memory; at least one batch (Loader:BatchSize), which the validator checks.
+    [Range(1, 10_000_000)]
+    [Accepts("at least Loader:BatchSize")]
     public int MaxBufferedRows { get; set; } = 20_000;
 
     /// <summary>
@@ -57,27 +75,35 @@ internal sealed class LoaderOptions
     /// while the service keeps up: while batches queue for it, a partial batch keeps filling (up to
     /// <see cref="MaxBufferedRows"/>), since sending it early would cost a request and gain nothing.
     /// </summary>
+    // No timer is set with it (the batch stage looks at least every 10 ms to 1 s and compares ages), so only the type limits it.
+    [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestDuration)]
     public TimeSpan MaxBatchDelay { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Type per column name; columns not listed are strings.</summary>
     public Dictionary<string, ColumnType> Columns { get; set; } = new(StringComparer.Ordinal);
 
     /// <summary>Where the load records how far it got, every <see cref="CheckpointInterval"/> and at the end; started again with the same input and settings it resumes there. None when empty.</summary>
+    [Accepts("a file path or a blob URL (not a prefix); optional")]
     public string? CheckpointPath { get; set; }
 
     /// <summary>How often the checkpoint is written while loading (and always at the end).</summary>
+    // The period of a PeriodicTimer.
+    [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestTimer)]
     public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(5);
 
     /// <summary>Where the JSON report is written; none when empty.</summary>
+    [Accepts("a file path or a blob URL (not a prefix); optional")]
     public string? ReportPath { get; set; }
 
     /// <summary>
     /// Where the HTML report is written (charts over time, latency histogram, rejects by reason, settings): a path or a
     /// blob URL. When empty, beside the JSON report, named as it with <c>.html</c>; none without either.
     /// </summary>
+    [Accepts("a file path or a blob URL; optional")]
     public string? HtmlReportPath { get; set; }
 
     /// <summary>Where rejected rows are written as CSV (line, reason, record); none when empty.</summary>
+    [Accepts("a file path or a blob URL (not a prefix); optional")]
     public string? RejectsPath { get; set; }
 
     /// <summary>Read, map, validate and batch the whole input without writing anything.</summary>
@@ -90,16 +116,24 @@ internal sealed class LoaderOptions
     public bool Check { get; set; }
 
     /// <summary>Rows that may be rejected before the load stops; 0 allows none.</summary>
+    // A count of rows: any, from none.
+    [Range(typeof(long), "0", "9223372036854775807")]
     public long MaxRejects { get; set; } = 1000;
 
     /// <summary>How long connecting to the backend and preparing the target may take.</summary>
+    // Handed to CancellationTokenSource.CancelAfter.
+    [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestTimer)]
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>After a stop request, how long batches in flight may take to finish before they are cancelled.</summary>
     /// <remarks>Container Apps kills a job replica 30 s after SIGTERM: the default leaves time to write the checkpoint and report.</remarks>
+    // Handed to CancellationTokenSource.CancelAfter, and with 10 s more to the host as its HostOptions.ShutdownTimeout, which it cancels after.
+    [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, LongestShutdownGracePeriod)]
     public TimeSpan ShutdownGracePeriod { get; set; } = TimeSpan.FromSeconds(15);
 
     /// <summary>How often a progress line is logged.</summary>
+    // The period of a PeriodicTimer.
+    [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestTimer)]
     public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(5);
 
     public CsvOptions Csv { get; set; } = new();

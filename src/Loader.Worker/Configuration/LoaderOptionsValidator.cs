@@ -22,6 +22,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
     private readonly BlobOptionsValidator _blob = new(KeyOf(nameof(LoaderOptions.Blob)));
     private readonly TablesOptionsValidator _tables = new(KeyOf(nameof(LoaderOptions.Tables)));
     private readonly CosmosOptionsValidator _cosmos = new(KeyOf(nameof(LoaderOptions.Cosmos)));
+    private readonly EstimateOptionsValidator _estimate = new(KeyOf(nameof(LoaderOptions.Estimate)));
 
     /// <summary>The key of a section of <c>Loader</c>, e.g. <c>Loader:Csv</c>: its validator names each of its settings under it.</summary>
     private static string KeyOf(string section) => $"{LoaderOptions.SectionName}:{section}";
@@ -29,7 +30,13 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
     public ValidateOptionsResult Validate(string? name, LoaderOptions options)
     {
         var failures = new SettingFailures();
-        failures.Defined("Loader:Command", options.Command);
+        if (!Enum.IsDefined(options.Command))
+        {
+            // What else is required depends on the command: with none, nothing more can be judged.
+            failures.Defined("Loader:Command", options.Command);
+            return Result(failures);
+        }
+
         if (options.Command != LoaderCommand.Load)
         {
             failures.AddSection(new ShardOptionsValidator(KeyOf(nameof(LoaderOptions.Shards)), options.Command), options.Shards);
@@ -44,38 +51,34 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         ValidateLocations(options, failures);
         ValidateTemplate("Loader:PartitionKey", options.PartitionKey, ForbiddenInPartitionKey(options.Backend), failures);
         ValidateTemplate("Loader:RowKey", options.RowKey, ForbiddenInRowKey(options.Backend), failures);
-        failures.Defined("Loader:Backend", options.Backend);
-        failures.Defined("Loader:WriteMode", options.WriteMode);
-        failures.Defined("Loader:Concurrency", options.Concurrency);
-        failures.Defined("Loader:LogFormat", options.LogFormat);
-        failures.Range("Loader:BatchSize", options.BatchSize, 1, 100);
-        failures.Range("Loader:MaxParallelBatches", options.MaxParallelBatches, 1, 1024);
-        failures.Range("Loader:MaxBufferedRows", options.MaxBufferedRows, options.BatchSize, 10_000_000);
-        if (options.MaxRejects < 0)
+        failures.Bounds(LoaderOptions.SectionName, options);
+        if (options.MaxBufferedRows < options.BatchSize && options.MaxBufferedRows >= 1)
         {
-            failures.Add(SettingFailures.Invariant($"Loader:MaxRejects must be 0 or more (0 allows no rejects), was {options.MaxRejects}."));
+            failures.Add(SettingFailures.Invariant($"Loader:MaxBufferedRows must be at least Loader:BatchSize ({options.BatchSize}): a full batch waits there, was {options.MaxBufferedRows}."));
         }
 
-        failures.PositiveOrUnset("Loader:MaxRequestUnitsPerSecond", options.MaxRequestUnitsPerSecond);
-        failures.PositiveOrUnset("Loader:MaxRowsPerSecond", options.MaxRowsPerSecond);
-        failures.Positive("Loader:ProgressInterval", options.ProgressInterval);
-        failures.Positive("Loader:CheckpointInterval", options.CheckpointInterval);
-        failures.Positive("Loader:MaxBatchDelay", options.MaxBatchDelay);
-        failures.Positive("Loader:ConnectTimeout", options.ConnectTimeout);
-        failures.Positive("Loader:ShutdownGracePeriod", options.ShutdownGracePeriod);
         failures.AddSection(_csv, options.Csv);
         failures.AddSection(_retry, options.Retry);
         failures.AddSection(_telemetry, options.Telemetry);
         failures.AddSection(_blob, options.Blob);
+        failures.AddSection(_estimate, options.Estimate);
 
-        // Only the chosen backend's settings are checked: a Tables load needs no Cosmos settings and the other way round.
+        // Only the chosen backend's settings are required: a Tables load needs no Cosmos settings and the other way round.
+        // A value out of range is a mistake in any section, used or not.
         if (options.Backend == BackendKind.Tables)
         {
             failures.AddSection(_tables, options.Tables);
+            failures.Bounds(KeyOf(nameof(LoaderOptions.Cosmos)), options.Cosmos);
         }
         else
         {
             failures.AddSection(_cosmos, options.Cosmos);
+            failures.Bounds(KeyOf(nameof(LoaderOptions.Tables)), options.Tables);
+        }
+
+        if (options.Command == LoaderCommand.Load)
+        {
+            failures.Bounds(KeyOf(nameof(LoaderOptions.Shards)), options.Shards);
         }
 
         return Result(failures);

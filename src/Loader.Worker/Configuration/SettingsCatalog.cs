@@ -1,19 +1,36 @@
 using System.Collections;
 using System.Globalization;
 using System.Reflection;
+using Loader.Abstractions;
 using Loader.Worker.Security;
 
 namespace Loader.Worker.Configuration;
 
 /// <summary>
-/// Every setting of <see cref="LoaderOptions"/>, found by walking its properties: key, short switch, default, type and
-/// meaning (the property's XML documentation). <c>--help</c> prints it and the report lists the values a load ran
-/// with, so a setting added to the options appears in both without anyone remembering to.
+/// Every setting of <see cref="LoaderOptions"/>, found by walking its properties: key, short switch, default, type,
+/// meaning (the property's XML documentation) and the values it accepts (its <see cref="SettingRange"/>, choices, or
+/// <see cref="AcceptsAttribute"/>). <c>--help</c> and docs/configuration.md print it, the validators hold settings to the
+/// same ranges, and the report lists the values a load ran with, so a setting added to the options appears in all of them
+/// without anyone remembering to.
 /// </summary>
 internal static class SettingsCatalog
 {
     /// <summary>What a secret setting's value is shown as.</summary>
     public const string Hidden = "(set, not shown)";
+
+    /// <summary>
+    /// <c>--settings file.json</c>: not a setting of the load but where more settings come from (<see cref="CommandLineAliases.SettingsFileKey"/>).
+    /// </summary>
+    public static SettingDescription SettingsFile { get; } = new(
+        CommandLineAliases.SettingsFileKey,
+        "--settings",
+        typeof(string),
+        "",
+        "A JSON file of settings, the shape of appsettings.json ({\"Loader\": {...}}).",
+        IsSecret: false)
+    {
+        Accepts = "a path of a JSON file; optional",
+    };
 
     /// <summary>Every setting, in declaration order; a dictionary of settings (<c>Loader:Columns</c>) is one entry with <c>&lt;name&gt;</c> in its key.</summary>
     public static IReadOnlyList<SettingDescription> Describe()
@@ -31,7 +48,11 @@ internal static class SettingsCatalog
                 valueType,
                 isMap ? "" : Format(value),
                 Meaning(property, valueType),
-                IsSecret(property)));
+                IsSecret(property))
+            {
+                Range = SettingRange.Of(property),
+                Accepts = Accepts(property, valueType, isMap),
+            });
         }
 
         return settings;
@@ -114,6 +135,19 @@ internal static class SettingsCatalog
         return $"{(summary.Length > 0 ? summary + " " : "")}One of: {string.Join("; ", choices)}.".Trim();
     }
 
+    /// <summary>
+    /// The values a setting takes, in words: a number's or duration's range, a choice's names, <c>true or false</c>, or what
+    /// a text setting's <see cref="AcceptsAttribute"/> says; empty when the code gives it no bound.
+    /// </summary>
+    private static string Accepts(PropertyInfo property, Type valueType, bool isMap) => isMap
+        ? $"a column of the input's header, typed one of {string.Join(", ", Enum.GetNames(valueType))}"
+        : SettingRange.Of(property) is { } range ? range.Text
+            + (Nullable.GetUnderlyingType(property.PropertyType) is not null ? "; optional" : "")
+            + (property.GetCustomAttribute<AcceptsAttribute>() is { } more ? "; " + more.What : "")
+        : valueType.IsEnum ? $"one of {string.Join(", ", Enum.GetNames(valueType))}"
+        : valueType == typeof(bool) ? "true or false"
+        : property.GetCustomAttribute<AcceptsAttribute>()?.What ?? "";
+
     private static string TrimPeriod(string text) => text.EndsWith('.') ? text[..^1] : text;
 
     /// <summary>A value as a setting is written: invariant numbers, <c>true</c>/<c>false</c>, times as <c>hh:mm:ss</c>, empty for none.</summary>
@@ -129,4 +163,14 @@ internal static class SettingsCatalog
 }
 
 /// <summary>One setting: its configuration key, short switch (or null), value type, default (empty for none), meaning, and whether its value is secret.</summary>
-internal sealed record SettingDescription(string Key, string? Switch, Type Type, string Default, string Meaning, bool IsSecret);
+internal sealed record SettingDescription(string Key, string? Switch, Type Type, string Default, string Meaning, bool IsSecret)
+{
+    /// <summary>The range of a number or duration, which its section's validator holds it to; null for other settings.</summary>
+    public SettingRange? Range { get; init; }
+
+    /// <summary>The values it takes, in words (see <see cref="SettingsCatalog"/>); empty when the code gives it no bound.</summary>
+    public string Accepts { get; init; } = "";
+
+    /// <summary>Whether the catalogue says what values it takes: every setting must, or the settings fuzz test fails naming it.</summary>
+    public bool IsBounded => Accepts.Length > 0;
+}

@@ -1,4 +1,3 @@
-using System.Globalization;
 using Loader.Abstractions;
 using Microsoft.Extensions.Options;
 using Loader.Worker.Storage.Blobs;
@@ -37,23 +36,7 @@ internal sealed class ShardOptionsValidator(string section, LoaderCommand comman
             failures.Add($"{section}:Queue: {error}");
         }
 
-        failures.Defined($"{section}:By", shards.By);
-        failures.Range($"{section}:Count", shards.Count, 1, 1000);
-        Check(failures, shards.TargetBytes >= ShardOptions.MinTargetBytes, $"{section}:TargetBytes must be at least {ShardOptions.MinTargetBytes}, was {shards.TargetBytes}.");
-        Check(failures, shards.VisibilityTimeout >= TimeSpan.FromSeconds(20) && shards.VisibilityTimeout <= TimeSpan.FromDays(7),
-            $"{section}:VisibilityTimeout must be between 00:00:20 and 7.00:00:00 (a shard's lease lasts 5 s less, 15-60 s), was {shards.VisibilityTimeout}.");
-        failures.Range($"{section}:MaxDequeues", shards.MaxDequeues, 1, 100);
-        Check(failures, shards.RetryDelay >= TimeSpan.Zero && shards.RetryDelay <= TimeSpan.FromDays(7), $"{section}:RetryDelay must be between 0 and 7 days, was {shards.RetryDelay}.");
-        failures.Positive($"{section}:PollInterval", shards.PollInterval);
-
+        failures.Bounds(section, shards);
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
-    }
-
-    private static void Check(SettingFailures failures, bool condition, FormattableString message)
-    {
-        if (!condition)
-        {
-            failures.Add(message.ToString(CultureInfo.InvariantCulture));
-        }
     }
 }

@@ -3,14 +3,13 @@ using Microsoft.Extensions.Options;
 
 namespace Loader.Worker.Configuration;
 
-/// <summary>Checks <c>Loader:Telemetry</c>: destinations that parse, a known protocol, an export interval of a second or more.</summary>
+/// <summary>Checks <c>Loader:Telemetry</c>: destinations that parse, a known protocol, an export interval within its range.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Telemetry</c>: each message names its setting in full under it.</param>
 internal sealed class TelemetryOptionsValidator(string section) : IValidateOptions<TelemetryOptions>
 {
     public ValidateOptionsResult Validate(string? name, TelemetryOptions options)
     {
         var failures = new SettingFailures();
-        failures.Defined($"{section}:AzureMonitorAuthentication", options.AzureMonitorAuthentication);
         if (!string.IsNullOrWhiteSpace(options.AzureMonitorConnectionString) && ApplicationInsightsConnectionString.IngestionEndpoint(options.AzureMonitorConnectionString) is null)
         {
             // The value itself is not repeated: it holds an instrumentation key.
@@ -28,11 +27,7 @@ internal sealed class TelemetryOptionsValidator(string section) : IValidateOptio
             failures.Add($"{section}:OtlpProtocol '{protocol}' is not Grpc or HttpProtobuf.");
         }
 
-        if (options.ExportInterval < TimeSpan.FromSeconds(1))
-        {
-            failures.Add($"{section}:ExportInterval must be at least 1 second, was {options.ExportInterval}.");
-        }
-
+        failures.Bounds(section, options);
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
     }
 }

@@ -75,9 +75,13 @@ internal static partial class XmlDocumentation
             }
         }
 
-        return Whitespace().Replace(text.ToString(), " ").Trim().Replace(" .", ".", StringComparison.Ordinal).Replace(" ,", ",", StringComparison.Ordinal);
+        // A space the markup left before a stop or comma goes; one before a name that starts with a dot (.html) stays.
+        return SpaceBeforePunctuation().Replace(Whitespace().Replace(text.ToString(), " ").Trim(), "$1");
     }
 
     [GeneratedRegex(@"\s+")]
     private static partial Regex Whitespace();
+
+    [GeneratedRegex(@" ([.,])(?= |$)")]
+    private static partial Regex SpaceBeforePunctuation();
 }

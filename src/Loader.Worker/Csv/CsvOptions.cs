@@ -1,3 +1,6 @@
+using System.ComponentModel.DataAnnotations;
+using Loader.Abstractions;
+
 namespace Loader.Worker.Csv;
 
 /// <summary>How the input is parsed (<c>Loader:Csv</c>).</summary>
@@ -10,9 +13,11 @@ internal sealed class CsvOptions
     public InputCompression Compression { get; set; } = InputCompression.Auto;
 
     /// <summary>Field delimiter; <c>\t</c> for tab.</summary>
+    [Accepts("one ASCII character, \\t for tab; not a quote or a line break")]
     public string Delimiter { get; set; } = ",";
 
     /// <summary>Culture for numbers and dates in typed columns; empty for the invariant culture.</summary>
+    [Accepts("a culture name such as en-US or de-DE; empty for the invariant culture")]
     public string Culture { get; set; } = "";
 
     /// <summary>
@@ -28,15 +33,21 @@ internal sealed class CsvOptions
     /// theirs; every value is stored in UTC. A time the zone skips (clocks going forward) is rejected; a time it has twice
     /// (clocks going back) is taken as the first, in daylight-saving time.
     /// </summary>
+    [Accepts("UTC, an IANA (Europe/Berlin) or Windows (W. Europe Standard Time) time zone id this machine knows")]
     public string TimeZone { get; set; } = "UTC";
 
     /// <summary>Threads that map records to entities; 0 picks one per core (two to four). Order is kept whatever the number.</summary>
+    // CsvHelper's ParallelEnumerate takes any number of workers, starting a thread for each; the loader's own ceiling
+    // keeps a typo from starting thousands (past the cores they only wait).
+    [Range(0, 256)]
     public int MapThreads { get; set; }
 
     /// <summary>
     /// Lines a quoted field may span. A quote that opens a field and does not close within them is taken for a stray
     /// quote: its line is rejected and reading goes on with the next line, instead of one record swallowing the file.
     /// </summary>
+    // The loader's own limits: a quoted field of one line at least, of at most a million lines.
+    [Range(1, 1_000_000)]
     public int MaxLinesInQuotes { get; set; } = 100;
 
     /// <summary>
@@ -44,5 +55,7 @@ internal sealed class CsvOptions
     /// entity is 1 MiB). A longer line or record is rejected and reading goes on after it; so is a quote still open
     /// after this many bytes.
     /// </summary>
+    // The loader's own limits: at least the 4 KiB a rejected record's text is kept to (RunawayQuoteGuard.KeptTextBytes), at most 256 MiB held for one record.
+    [Range(4096, 256 * 1024 * 1024)]
     public int MaxRecordBytes { get; set; } = 2 * 1024 * 1024;
 }

@@ -23,9 +23,7 @@ internal sealed class CsvOptionsValidator(string section) : IValidateOptions<Csv
             failures.Add($"{section}:Delimiter {exception.Message}");
         }
 
-        failures.Defined($"{section}:Compression", options.Compression);
-        failures.Range($"{section}:MaxLinesInQuotes", options.MaxLinesInQuotes, 1, 1_000_000);
-        failures.Range($"{section}:MaxRecordBytes", options.MaxRecordBytes, 4096, 256 * 1024 * 1024);
+        failures.Bounds(section, options);
         if (!string.IsNullOrWhiteSpace(options.Culture))
         {
             try

@@ -39,12 +39,11 @@ internal static class HelpText
         text.AppendLine();
         text.AppendLine("Settings are read from appsettings.json, then --settings file.json (same shape), then the");
         text.AppendLine("environment (Loader__Tables__Table=x), then the command line (--Loader:Tables:Table=x or a switch);");
-        text.AppendLine("each overrides the one before. Times are hh:mm:ss.");
+        text.AppendLine("each overrides the one before. Times are [d.]hh:mm:ss[.fff]. A key under Loader: that is no setting");
+        text.AppendLine("below, and a switch or command-line key that is none, stop the load at start (exit 2).");
         text.AppendLine();
         text.AppendLine("Settings:");
-        text.AppendLine(c, $"  {CommandLineAliases.SettingsFileKey}  --settings");
-        Wrap(text, "A JSON file of settings, the shape of appsettings.json ({\"Loader\": {...}}).");
-        foreach (var setting in SettingsCatalog.Describe())
+        foreach (var setting in SettingsCatalog.Describe().Prepend(SettingsCatalog.SettingsFile))
         {
             text.Append(c, $"  {setting.Key}");
             if (setting.Switch is { } name)
@@ -52,8 +51,20 @@ internal static class HelpText
                 text.Append(c, $"  {name}");
             }
 
-            text.AppendLine(c, $"  default: {(setting.Default.Length == 0 ? "(none)" : setting.Default)}");
+            text.AppendLine(setting == SettingsCatalog.SettingsFile ? "" : $"  default: {(setting.Default.Length == 0 ? "(none)" : setting.Default)}");
             Wrap(text, setting.Meaning.Length == 0 ? "(no description)" : setting.Meaning);
+            if (!setting.Type.IsEnum || setting.Key.EndsWith("<name>", StringComparison.Ordinal))
+            {
+                // A choice's meaning lists its values already.
+                Wrap(text, $"Accepts: {setting.Accepts}.");
+            }
+        }
+
+        text.AppendLine();
+        text.AppendLine("Besides Loader: settings, the command line and a settings file take only the host's sections:");
+        foreach (var (section, meaning) in HostSections.Accepted)
+        {
+            Wrap(text, $"{section}: {meaning}", "  ", Indent);
         }
 
         text.AppendLine();

@@ -32,14 +32,16 @@ internal static class LoaderHost
     public static HostApplicationBuilder CreateBuilder(string[] args)
     {
         var command = LoaderSwitches.Parse(args);
-        var normalized = CommandLineAliases.Normalize(command.Arguments);
+        var commandLine = CommandLineArguments.Parse(CommandLineAliases.Normalize(command.Arguments), CommandLineAliases.SwitchMappings);
+        var normalized = commandLine.Usable;
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
         {
             Args = normalized,
             ContentRootPath = AppContext.BaseDirectory,
         });
-        AddSettingsFile(builder.Configuration, normalized);
+        AddSettingsFile(builder.Configuration, commandLine.ValueOf(CommandLineAliases.SettingsFileKey));
         builder.Configuration.AddCommandLine(normalized, CommandLineAliases.SwitchMappings.ToDictionary());
+        builder.Services.AddSingleton(commandLine);
 
         var outputIsTerminal = !Console.IsOutputRedirected;
         var logFormat = ConsoleLogging.Resolve(builder.Configuration, outputIsTerminal);
@@ -63,25 +65,52 @@ internal static class LoaderHost
     }
 
     /// <summary>
-    /// <c>--settings file.json</c>: a load described in a file (same shape as appsettings.json). It sits above
-    /// appsettings.json and below the environment and the command line, so either can still override it.
+    /// <c>--settings file.json</c> (or <c>--Loader:SettingsFile=file.json</c>): a load described in a file (same shape as
+    /// appsettings.json). It sits above appsettings.json and below the environment and the command line, so either can
+    /// still override it.
     /// </summary>
-    private static void AddSettingsFile(ConfigurationManager configuration, string[] args)
+    private static void AddSettingsFile(ConfigurationManager configuration, string? file)
     {
-        var file = CommandLineAliases.SettingsFile(args);
         if (file is null)
         {
             return;
         }
 
-        var fullPath = Path.GetFullPath(file);
+        const string setting = $"{CommandLineAliases.SettingsFileKey} (--settings)";
+        string fullPath;
+        try
+        {
+            fullPath = Path.GetFullPath(file);
+        }
+        catch (ArgumentException)
+        {
+            throw InvalidSettingsFile($"{setting} is not a path of a file: '{file}'.");
+        }
+
+        if (!File.Exists(fullPath))
+        {
+            throw InvalidSettingsFile($"{setting} '{file}' does not exist ({fullPath}).");
+        }
+
         var source = new JsonConfigurationSource { Path = fullPath, Optional = false, ReloadOnChange = false };
         source.ResolveFileProvider();
         var sources = configuration.Sources;
         // The application's environment source, not the host's DOTNET_-prefixed one, which comes before appsettings.json.
         var environment = sources.Select((s, i) => (s, i)).FirstOrDefault(p => p.s is EnvironmentVariablesConfigurationSource { Prefix: null or "" });
-        sources.Insert(environment.s is null ? sources.Count : environment.i, source);
+        try
+        {
+            sources.Insert(environment.s is null ? sources.Count : environment.i, source);
+        }
+        catch (Exception exception) when (exception is InvalidDataException or FormatException)
+        {
+            // The JSON parser's words: the line and byte of the problem, or a top level that is no object.
+            throw InvalidSettingsFile($"{setting} '{file}' is not a JSON object of settings: {exception.GetBaseException().Message}");
+        }
     }
+
+    /// <summary>A settings file that cannot be read: listed at start as an invalid setting (exit 2), as the others are.</summary>
+    private static OptionsValidationException InvalidSettingsFile(string message) =>
+        new(CommandLineAliases.SettingsFileKey, typeof(LoaderOptions), [message]);
 
     /// <summary>The loader's services, and as the host's job a load or, for <see cref="LoaderCommandKind.Estimate"/>, an estimate.</summary>
     public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration, LoaderCommandKind command = LoaderCommandKind.Load)
@@ -89,6 +118,8 @@ internal static class LoaderHost
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
         services.AddSingleton<IValidateOptions<LoaderOptions>, LoaderOptionsValidator>();
         services.AddSingleton<IValidateOptions<LoaderOptions>, ColumnTypeSettingsValidator>();
+        services.TryAddSingleton(CommandLineArguments.None);
+        services.AddSingleton<IValidateOptions<LoaderOptions>, UnknownSettingsValidator>();
         services.AddOptions<HostOptions>().Configure<IOptions<LoaderOptions>>((host, loader) =>
             host.ShutdownTimeout = loader.Value.ShutdownGracePeriod + TimeSpan.FromSeconds(10));
         services.AddMetrics();

@@ -85,7 +85,8 @@ internal sealed class MappingPlan
 
         foreach (var typed in columnTypes.Keys.Where(name => !index.ContainsKey(name)).Order(StringComparer.Ordinal))
         {
-            problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', which the header does not have");
+            var meant = NearestName.Of(typed, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
+            problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', which the header does not have{meant}");
         }
 
         var partitionKeyTemplate = Compile(partitionKey, "Loader:PartitionKey", index, problems);
@@ -104,7 +105,8 @@ internal sealed class MappingPlan
     {
         foreach (var missing in template.Columns.Where(column => !index.ContainsKey(column)))
         {
-            problems.Add($"{setting} '{template.Text}' uses column '{missing}', which the header does not have");
+            var meant = NearestName.Of(missing, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
+            problems.Add($"{setting} '{template.Text}' uses column '{missing}', which the header does not have{meant}");
         }
 
         return template.Columns.All(index.ContainsKey) ? CompiledKeyTemplate.Compile(template, index) : null;

@@ -16,7 +16,7 @@ public sealed class SectionValidatorTests
     {
         var result = new RetryOptionsValidator("Loader:Retry").Validate(null, new RetryOptions { MaxAttempts = -1, AttemptTimeout = TimeSpan.Zero });
 
-        Assert.Equal(["Loader:Retry:MaxAttempts must be between 0 and 1000, was -1.", "Loader:Retry:AttemptTimeout must be a positive duration such as 00:00:05, was 00:00:00."], result.Failures!);
+        Assert.Equal(["Loader:Retry:MaxAttempts must be between 0 and 1000, was -1.", "Loader:Retry:AttemptTimeout must be between 00:00:00.01 and 1.00:00:00, was 00:00:00."], result.Failures!);
     }
 
     [Fact]
@@ -56,6 +56,19 @@ public sealed class SectionValidatorTests
 
         Assert.True(new LoaderOptionsValidator().Validate(null, tables).Succeeded);
         Assert.Equal(["Loader:Cosmos:Database is required: the database name."], new LoaderOptionsValidator().Validate(null, cosmos).Failures!);
+    }
+
+    [Fact]
+    public void A_value_out_of_range_is_refused_in_a_section_the_load_does_not_use()
+    {
+        var tables = new LoaderOptions { Input = "in.csv", PartitionKey = "{pk}", RowKey = "{rk}" };
+        tables.Tables.Table = "flights";
+        tables.Cosmos.Throughput = 5;
+        tables.Shards.Count = 0;
+
+        Assert.Equal(
+            ["Loader:Cosmos:Throughput must be at least 400, was 5.", "Loader:Shards:Count must be between 1 and 1000, was 0."],
+            new LoaderOptionsValidator().Validate(null, tables).Failures!);
     }
 
     [Fact]

@@ -19,7 +19,7 @@ public sealed class TelemetryOptionsValidatorTests
             [
                 "Loader:Telemetry:AzureMonitorConnectionString is not an Application Insights connection string (InstrumentationKey=...;IngestionEndpoint=...).",
                 "Loader:Telemetry:OtlpEndpoint 'collector:4317' is not an http(s) URL of an OTLP collector, e.g. http://otel-collector:4317.",
-                "Loader:Telemetry:ExportInterval must be at least 1 second, was 00:00:00.0100000.",
+                "Loader:Telemetry:ExportInterval must be between 00:00:01 and 24.20:31:23.647, was 00:00:00.01.",
             ],
             result.Failures!);
     }

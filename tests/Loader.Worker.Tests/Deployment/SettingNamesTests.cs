@@ -83,7 +83,8 @@ public sealed partial class SettingNamesTests
     }
 
     private static bool IsKnown(string name) =>
-        s_known.Contains(name) || s_known.Any(known => known.EndsWith(":*", StringComparison.Ordinal) && name.StartsWith(known[..^1], StringComparison.Ordinal))
+        name == CommandLineAliases.SettingsFileKey[(LoaderOptions.SectionName.Length + 1)..] // --settings: a key of the command line, no option
+        || s_known.Contains(name) || s_known.Any(known => known.EndsWith(":*", StringComparison.Ordinal) && name.StartsWith(known[..^1], StringComparison.Ordinal))
         || s_known.Any(known => known.StartsWith(name + ":", StringComparison.Ordinal)); // a section, e.g. Loader:Tables
 
     // Loader:Tables:Table in prose, Loader__Tables__Table in environment variables; a placeholder such as <name> ends the match.

@@ -1,4 +1,5 @@
 using System.Reflection;
+using System.Text.RegularExpressions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
 using Loader.Worker.Reporting;
@@ -49,6 +50,30 @@ public sealed class HelpTextTests
         Assert.Contains($"default: {(defaultValue.Length == 0 ? "(none)" : defaultValue)}", entry[0], StringComparison.Ordinal);
         Assert.True(entry.Length > 1 && entry[1].Trim().Length > 10, $"{key} has no meaning in --help");
         Assert.DoesNotContain("(no description)", entry[1], StringComparison.Ordinal);
+    }
+
+    /// <summary>What a setting accepts is the catalogue's, which the validators hold settings to: a number's or a duration's range, a text's bound.</summary>
+    [Theory]
+    [MemberData(nameof(Settings))]
+    public void Every_setting_shows_what_it_accepts(string key, string defaultValue)
+    {
+        _ = defaultValue;
+        var setting = SettingsCatalog.Describe().Single(setting => setting.Key == key);
+        var meaning = Regex.Replace(Entry(key)[1], @"\s+", " ");
+
+        Assert.Contains(setting.Type.IsEnum && !key.EndsWith("<name>", StringComparison.Ordinal) ? "One of: " : $"Accepts: {setting.Accepts}.", meaning, StringComparison.Ordinal);
+        Assert.True(setting.IsBounded, $"{key} has no bound in the catalogue");
+    }
+
+    [Fact]
+    public void Ranges_are_those_of_the_options()
+    {
+        Assert.Contains("Accepts: 1 to 100.", Entry("Loader:BatchSize")[1], StringComparison.Ordinal);
+        Assert.Contains("Accepts: 00:00:00.001 to 49.17:02:47.294.", Entry("Loader:ProgressInterval")[1], StringComparison.Ordinal);
+        Assert.Contains("Accepts: 00:00:00.01 to 1.00:00:00.", Entry("Loader:Retry:AttemptTimeout")[1], StringComparison.Ordinal);
+        Assert.Contains("Accepts: more than 0; optional.", Entry("Loader:MaxRowsPerSecond")[1], StringComparison.Ordinal);
+        Assert.Contains("  Loader:SettingsFile  --settings", s_help, StringComparison.Ordinal);
+        Assert.Contains("  Logging:*: ", s_help, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -85,6 +85,17 @@ public sealed class LoaderProcess : IAsyncDisposable
         return new LoaderProcess(process);
     }
 
+    /// <summary>
+    /// Starts the loader in <paramref name="workingDirectory"/> (where relative paths lead; the test's own when null), with
+    /// <paramref name="environment"/> set too (null removes one).
+    /// </summary>
+    public static LoaderProcess StartIn(string? workingDirectory, IReadOnlyDictionary<string, string?>? environment, params string[] arguments)
+    {
+        var start = StartInfo(arguments, environment);
+        start.WorkingDirectory = workingDirectory ?? "";
+        return new(Process.Start(start) ?? throw new InvalidOperationException("the loader did not start"));
+    }
+
     private static ProcessStartInfo StartInfo(IEnumerable<string> arguments, IReadOnlyDictionary<string, string?>? environment)
     {
         var start = new ProcessStartInfo("dotnet")

@@ -116,4 +116,20 @@ public sealed class EntityMapperTests
         Assert.Contains("Loader:Columns:ghost gives a type to column 'ghost'", exception.Message, StringComparison.Ordinal);
         Assert.Contains("Loader:RowKey '{rk}-{flight}' uses column 'flight'", exception.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void A_typed_or_templated_column_the_header_lacks_is_named_with_the_column_meant()
+    {
+        var exception = Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(
+            ["pk", "rk", "n", "carrier"],
+            KeyTemplate.Parse("{pk}"),
+            KeyTemplate.Parse("{rk}-{carier}"),
+            new Dictionary<string, ColumnType> { ["N"] = ColumnType.Int32, ["count"] = ColumnType.Int32 },
+            s_rules));
+
+        Assert.Contains("Loader:Columns:N gives a type to column 'N', which the header does not have (did you mean 'n'?)", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("Loader:Columns:count gives a type to column 'count', which the header does not have" + Environment.NewLine, exception.Message, StringComparison.Ordinal);
+        Assert.Contains("Loader:RowKey '{rk}-{carier}' uses column 'carier', which the header does not have (did you mean 'carrier'?)", exception.Message, StringComparison.Ordinal);
+        Assert.EndsWith("Header columns: 'pk', 'rk', 'n', 'carrier'", exception.Message, StringComparison.Ordinal);
+    }
 }

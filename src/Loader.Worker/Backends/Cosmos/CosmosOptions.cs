@@ -1,21 +1,29 @@
+using System.ComponentModel.DataAnnotations;
+using Loader.Abstractions;
+
 namespace Loader.Worker.Backends.Cosmos;
 
 /// <summary>Where and how the Cosmos DB for NoSQL backend writes (<c>Loader:Cosmos</c>).</summary>
 internal sealed class CosmosOptions
 {
     /// <summary><c>AccountEndpoint=https://...;AccountKey=...;</c> Used when <see cref="Endpoint"/> is empty.</summary>
+    [Accepts("a Cosmos DB connection string (AccountEndpoint=...;AccountKey=...;); this or Endpoint is required for the Cosmos backend")]
     public string? ConnectionString { get; set; }
 
     /// <summary>Account endpoint, e.g. <c>https://account.documents.azure.com:443/</c>, reached with <c>DefaultAzureCredential</c>.</summary>
+    [Accepts("an https URL of the account; this or ConnectionString is required for the Cosmos backend")]
     public string? Endpoint { get; set; }
 
     /// <summary>The database of the target container.</summary>
+    [Accepts("a database name; required for the Cosmos backend")]
     public string Database { get; set; } = "";
 
     /// <summary>The target container.</summary>
+    [Accepts("a container name; required for the Cosmos backend")]
     public string Container { get; set; } = "";
 
     /// <summary>Path of the partition key property; the PartitionKey template's value is written there. One top-level property.</summary>
+    [Accepts("/ and one top-level property name, e.g. /pk")]
     public string PartitionKeyPath { get; set; } = "/pk";
 
     /// <summary>How batches are sent.</summary>
@@ -28,9 +36,14 @@ internal sealed class CosmosOptions
     public bool CreateIfMissing { get; set; }
 
     /// <summary>Manual throughput (RU/s) of a container this loader creates.</summary>
+    // The service's minimum for a container's manual throughput; its ceiling (1,000,000 RU/s by default) is a quota an
+    // account can have raised, so it is left to the service. Unset: none.
+    [Range(400, int.MaxValue)]
     public int? Throughput { get; set; }
 
     /// <summary>Autoscale maximum throughput (RU/s) of a container this loader creates; wins over <see cref="Throughput"/>.</summary>
+    // The service's minimum autoscale maximum; its ceiling is the account's quota, left to the service. Unset: none.
+    [Range(1000, int.MaxValue)]
     public int? AutoscaleMaxThroughput { get; set; }
 
     /// <summary>Accept the emulator's self-signed certificate. Honoured only for local hosts (localhost, 127.0.0.1, ::1).</summary>

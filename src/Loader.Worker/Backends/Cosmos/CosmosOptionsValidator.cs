@@ -13,8 +13,6 @@ internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<
     public ValidateOptionsResult Validate(string? name, CosmosOptions options)
     {
         var failures = new SettingFailures();
-        failures.Defined($"{section}:Mode", options.Mode);
-        failures.Defined($"{section}:ConnectionMode", options.ConnectionMode);
         failures.Required($"{section}:Database", options.Database, "the database name");
         failures.Required($"{section}:Container", options.Container, "the container name");
         var endpoint = Endpoint(options, failures);
@@ -24,15 +22,7 @@ internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<
             failures.Add($"{section}:PartitionKeyPath '{path}' must name one top-level property, e.g. /pk.");
         }
 
-        if (options.Throughput is { } manual && manual < 400)
-        {
-            failures.Add(SettingFailures.Invariant($"{section}:Throughput must be at least 400 RU/s, was {manual}."));
-        }
-
-        if (options.AutoscaleMaxThroughput is { } max && max < 1000)
-        {
-            failures.Add(SettingFailures.Invariant($"{section}:AutoscaleMaxThroughput must be at least 1000 RU/s, was {max}."));
-        }
+        failures.Bounds(section, options);
 
         if (options.TrustEmulatorCertificate && endpoint is not null && !CosmosConnectionString.IsLocal(endpoint))
         {

@@ -1,4 +1,5 @@
 using Azure.Data.Tables;
+using Loader.Abstractions;
 
 namespace Loader.Worker.Backends.Tables;
 
@@ -8,15 +9,18 @@ internal sealed class TablesOptions
     public const string DevelopmentStorage = "UseDevelopmentStorage=true";
 
     /// <summary>Storage (or Cosmos DB for Table) connection string. Used when <see cref="Endpoint"/> is empty; defaults to the local emulator.</summary>
+    [Accepts("a storage or Cosmos DB for Table connection string; optional (the local emulator when neither it nor Endpoint is set)")]
     public string? ConnectionString { get; set; }
 
     /// <summary>
     /// Table service endpoint, e.g. <c>https://account.table.core.windows.net</c>, reached with <c>DefaultAzureCredential</c>,
     /// or with the shared access signature its URL carries (<c>?sv=...&amp;sig=...</c>).
     /// </summary>
+    [Accepts("an http(s) URL of the Table service, with a shared access signature or none; optional, instead of ConnectionString")]
     public string? Endpoint { get; set; }
 
     /// <summary>Target table; created when missing unless <see cref="CreateTable"/> is false.</summary>
+    [Accepts("3 to 63 letters and digits, starting with a letter, not 'tables'; required for the Tables backend")]
     public string Table { get; set; } = "";
 
     /// <summary>Create the table when it is missing; <c>false</c>: it must exist (checked at start).</summary>

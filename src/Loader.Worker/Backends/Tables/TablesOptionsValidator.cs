@@ -11,6 +11,7 @@ internal sealed partial class TablesOptionsValidator(string section) : IValidate
     public ValidateOptionsResult Validate(string? name, TablesOptions options)
     {
         var failures = new SettingFailures();
+        failures.Bounds(section, options);
         if (string.IsNullOrWhiteSpace(options.Table))
         {
             failures.Add($"{section}:Table is required: the name of the target table.");

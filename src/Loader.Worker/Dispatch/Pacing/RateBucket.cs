@@ -8,6 +8,8 @@ namespace Loader.Worker.Dispatch.Pacing;
 /// </summary>
 internal sealed class RateBucket
 {
+    private static readonly TimeSpan s_longestWait = TimeSpan.FromMinutes(1);
+
     private readonly Lock _lock = new();
     private readonly TimeProvider _timeProvider;
     private readonly double _burstSeconds;
@@ -86,7 +88,9 @@ internal sealed class RateBucket
                     return;
                 }
 
-                wait = TimeSpan.FromSeconds((needed - _tokens + 1e-9) / _ratePerSecond);
+                // A wait longer than a slice is taken a slice at a time: a very low rate asks for more than a TimeSpan
+                // or Task.Delay holds, and a rate raised meanwhile (SetRate) is seen at the next slice.
+                wait = TimeSpan.FromSeconds(Math.Min((needed - _tokens + 1e-9) / _ratePerSecond, s_longestWait.TotalSeconds));
             }
 
             await Task.Delay(wait < TimeSpan.FromMilliseconds(1) ? TimeSpan.FromMilliseconds(1) : wait, _timeProvider, cancellationToken).ConfigureAwait(false);

@@ -40,7 +40,10 @@ internal sealed class BatchResilience
             retry.Randomizer = randomizer;
         }
 
-        Retry = new ResiliencePipelineBuilder<BatchOutcome> { TimeProvider = timeProvider }.AddRetry(retry).Build();
+        // Loader:Retry:MaxAttempts=0 is no retries at all: Polly's retry strategy takes one or more.
+        Retry = options.MaxAttempts == 0
+            ? ResiliencePipeline<BatchOutcome>.Empty
+            : new ResiliencePipelineBuilder<BatchOutcome> { TimeProvider = timeProvider }.AddRetry(retry).Build();
         RequestTimeout = new ResiliencePipelineBuilder { TimeProvider = timeProvider }.AddTimeout(options.AttemptTimeout).Build();
     }
 

@@ -1,4 +1,6 @@
+using System.ComponentModel.DataAnnotations;
 using Azure.Storage.Blobs;
+using Loader.Abstractions;
 
 namespace Loader.Worker.Storage.Blobs;
 
@@ -10,9 +12,12 @@ internal sealed class BlobOptions
     /// a blob URL with a shared access signature uses that, and any other signs in with <c>DefaultAzureCredential</c>
     /// (a managed identity in Azure; <c>AZURE_CLIENT_ID</c> picks a user-assigned one).
     /// </summary>
+    [Accepts("a storage connection string (AccountName and AccountKey, BlobEndpoint and SharedAccessSignature, or UseDevelopmentStorage=true); optional")]
     public string? ConnectionString { get; set; }
 
     /// <summary>How much of an input blob one request reads; the next block is fetched while one is parsed.</summary>
+    // The loader's own limits: below 64 KiB a blob takes too many requests, and the block read ahead is held in memory.
+    [Range(64 * 1024, 100 * 1024 * 1024)]
     public int ReadBlockSize { get; set; } = BlobReadStream.DefaultBlockSize;
 
     /// <summary>

@@ -10,7 +10,7 @@ internal sealed class BlobOptionsValidator(string section) : IValidateOptions<Bl
     public ValidateOptionsResult Validate(string? name, BlobOptions options)
     {
         var failures = new SettingFailures();
-        failures.Range($"{section}:ReadBlockSize", options.ReadBlockSize, 64 * 1024, 100 * 1024 * 1024);
+        failures.Bounds(section, options);
         if (!string.IsNullOrWhiteSpace(options.ConnectionString) && BlobOptions.CheckConnectionString(options.ConnectionString) is { } problem)
         {
             failures.Add($"{section}:ConnectionString is not usable: {problem}");

@@ -21,7 +21,7 @@ public sealed class CosmosOptionsValidatorTests
                 "Loader:Cosmos:Container is required: the container name.",
                 "Loader:Cosmos:ConnectionString or Loader:Cosmos:Endpoint is required to reach the account.",
                 "Loader:Cosmos:PartitionKeyPath '/a/b' must name one top-level property, e.g. /pk.",
-                "Loader:Cosmos:Throughput must be at least 400 RU/s, was 100.",
+                "Loader:Cosmos:Throughput must be at least 400, was 100.",
             ],
             result.Failures!);
     }

@@ -79,6 +79,31 @@ public sealed class RateBucketTests
         }
     }
 
+    /// <summary>A wait of 10^12 s is more than Task.Delay or a TimeSpan holds: it is waited a slice at a time instead.</summary>
+    [Fact]
+    public async Task A_rate_so_low_no_timer_holds_its_wait_waits_in_slices_and_sees_a_raised_rate()
+    {
+        var bucket = new RateBucket(1e-10, 0.2, _time);
+        await bucket.TakeAsync(100, CancellationToken.None); // the full bucket lets the first go, into debt
+
+        var next = bucket.TakeAsync(1, CancellationToken.None).AsTask();
+        await AdvanceAsync(TimeSpan.FromMinutes(3));
+        Assert.False(next.IsCompleted, next.Exception?.ToString() ?? "the take ended although the rate allows nothing for years");
+
+        bucket.SetRate(1_000);
+        await AdvanceAsync(TimeSpan.FromMinutes(1));
+        Assert.True(next.IsCompletedSuccessfully, next.Exception?.ToString() ?? "the take still waits a minute after the rate was raised");
+    }
+
+    private async Task AdvanceAsync(TimeSpan duration)
+    {
+        for (var elapsed = TimeSpan.Zero; elapsed < duration; elapsed += TimeSpan.FromSeconds(1))
+        {
+            _time.Advance(TimeSpan.FromSeconds(1));
+            await Task.Yield();
+        }
+    }
+
     [Fact]
     public void A_lower_rate_drops_the_tokens_above_its_capacity()
     {

@@ -55,6 +55,17 @@ public sealed class BatchResilienceTests
         Assert.Equal(TimeSpan.FromMilliseconds(1_980), _statistics.Snapshot().RetryWait);
     }
 
+    /// <summary>Polly's retry strategy takes one retry or more: none is no strategy, not a crash when the pipeline is built.</summary>
+    [Fact]
+    public async Task No_retries_sends_a_batch_once_and_returns_what_the_service_said()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 0 }, Throttled(TimeSpan.FromMilliseconds(730)), s_written);
+
+        Assert.Equal(BatchStatus.Throttled, final.Status);
+        Assert.Equal([TimeSpan.Zero], attempts);
+        Assert.Equal(0, _statistics.Snapshot().Retries);
+    }
+
     [Fact]
     public async Task A_retry_after_longer_than_the_maximum_delay_is_capped()
     {
