@@ -83,21 +83,14 @@ public sealed class StandInHost : ProxyHost
         var locks = new PartitionLocks();
         var executor = new UpstreamBatchExecutor(documents, new TransactionalBatchExecutor(documents, locks, player), new BulkExecutor(documents, locks, player));
         var passThrough = new PassThroughEndpoint(forwarder, stats);
-        var batches = new BatchEndpoint(documents, planner, executor, budget, stats, sessions);
-        var pointReads = new PointReadEndpoint(documents, executor, stats, sessions);
-        var pointWrites = new PointWriteEndpoint(documents, planner, executor, budget, stats, sessions);
         var queries = new ItemQueryEndpoint(documents, passThrough);
         var containers = new ContainerEndpoint(documents, passThrough);
-        return (context, route) => route.Target switch
+        return ItemHandler(documents, planner, executor, budget, stats, sessions, (context, route) => route.Target switch
         {
-            RouteTarget.Batch => batches.HandleAsync(context, route.Container!),
-            RouteTarget.QueryPlan => QueryPlanEndpoint.HandleAsync(context),
-            RouteTarget.PointRead => pointReads.HandleAsync(context, route.Container!, route.ItemId!),
-            RouteTarget.PointWrite => pointWrites.HandleAsync(context, route.Container!, route.ItemId),
             RouteTarget.ItemQuery => queries.HandleAsync(context, route.Container!),
             RouteTarget.Containers => containers.HandleAsync(context),
             _ => OtherAsync(context),
-        };
+        });
 
         Task OtherAsync(HttpContext context)
         {
@@ -114,18 +107,25 @@ public sealed class StandInHost : ProxyHost
     private static Func<HttpContext, RequestRoute, Task> InstantHandler(
         InstantCatalog catalog, OperationPlanner planner, RequestBudget budget, StandInStats stats, SessionTokens sessions)
     {
-        var executor = new InstantBatchExecutor();
+        var metadata = new InstantMetadataEndpoint(catalog, stats);
+        return ItemHandler(catalog, planner, new InstantBatchExecutor(), budget, stats, sessions, (context, _) => metadata.HandleAsync(context));
+    }
+
+    /// <summary>What both modes answer alike: batches, query plans, point reads and writes; <paramref name="rest"/> the others.</summary>
+    private static Func<HttpContext, RequestRoute, Task> ItemHandler(
+        IContainerCatalog catalog, OperationPlanner planner, IBatchExecutor executor, RequestBudget budget, StandInStats stats, SessionTokens sessions,
+        Func<HttpContext, RequestRoute, Task> rest)
+    {
         var batches = new BatchEndpoint(catalog, planner, executor, budget, stats, sessions);
         var pointReads = new PointReadEndpoint(catalog, executor, stats, sessions);
         var pointWrites = new PointWriteEndpoint(catalog, planner, executor, budget, stats, sessions);
-        var metadata = new InstantMetadataEndpoint(catalog, stats);
         return (context, route) => route.Target switch
         {
             RouteTarget.Batch => batches.HandleAsync(context, route.Container!),
             RouteTarget.QueryPlan => QueryPlanEndpoint.HandleAsync(context),
             RouteTarget.PointRead => pointReads.HandleAsync(context, route.Container!, route.ItemId!),
             RouteTarget.PointWrite => pointWrites.HandleAsync(context, route.Container!, route.ItemId),
-            _ => metadata.HandleAsync(context),
+            _ => rest(context, route),
         };
     }
 
