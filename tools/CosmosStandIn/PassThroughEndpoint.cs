@@ -16,11 +16,11 @@ internal sealed class PassThroughEndpoint(HttpForwarder forwarder, StandInStats 
         var itemRequest = context.Request.Path.Value?.Contains("/docs", StringComparison.Ordinal) == true;
         try
         {
-            await forwarder.ForwardAsync(context, content, beforeBody: response =>
-            {
-                var charge = itemRequest && double.TryParse(response.Headers["x-ms-request-charge"], NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : 0;
-                stats.Record(s => s with { PassedThrough = s.PassedThrough + 1, RequestChargeTotal = s.RequestChargeTotal + charge });
-            }, rewriteBody);
+            await forwarder.ForwardAsync(context, content, rewriteBody: rewriteBody);
+
+            // Counted as answered, after any rewrite of the answer has set its charge.
+            var charge = itemRequest && double.TryParse(context.Response.Headers["x-ms-request-charge"], NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : 0;
+            stats.Record(s => s with { PassedThrough = s.PassedThrough + 1, RequestChargeTotal = s.RequestChargeTotal + charge });
         }
         catch (HttpRequestException exception)
         {

@@ -1,19 +1,22 @@
 using System.Globalization;
+using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Loader.CosmosStandIn.Batches;
 using Loader.CosmosStandIn.Partitioning;
 using Loader.CosmosStandIn.Upstream;
+using Loader.ThrottlingSimulator;
 using Microsoft.AspNetCore.Http;
 
 namespace Loader.CosmosStandIn.Containers;
 
 /// <summary>
-/// Queries and read feeds of a container's items, run on cosmosdb-server. Two things it does not do are done to
-/// the answer: a query the client scoped to a partition key (<c>x-ms-documentdb-partitionkey</c>, in full or a
-/// prefix of a hierarchical one) keeps only the whole items of that logical partition (cosmosdb-server ignores the
-/// header, and refuses such a query unless it runs across the container); and items stored by their whole key (<see cref="FullKeyStorage"/>) lose
-/// that key. Projections (anything but whole items) pass as they are. A query by a key prefix is refused
-/// (<see cref="NarrowerThanTheRange"/>).
+/// Queries and read feeds of a container's items, run on cosmosdb-server, with what it does not do done to the
+/// answer: a query the client scoped to a partition key (<c>x-ms-documentdb-partitionkey</c>) keeps only the whole
+/// items of that logical partition (cosmosdb-server ignores the header, and refuses such a query unless it runs
+/// across the container); items stored by their whole key (<see cref="FullKeyStorage"/>) lose that key; and a page
+/// is charged by the items it returns. Projections (anything but whole items) pass as they are. A query by a prefix
+/// of a hierarchical key is refused (<see cref="NarrowerThanTheRange"/>).
 /// </summary>
 internal sealed class ItemQueryEndpoint(CosmosDbServerClient upstream, PassThroughEndpoint passThrough)
 {
@@ -28,7 +31,7 @@ internal sealed class ItemQueryEndpoint(CosmosDbServerClient upstream, PassThrou
 
         var stored = await upstream.ContainerAsync(container, context.RequestAborted);
         var key = PartitionKeyValue.TryParse(context.Request.Headers["x-ms-documentdb-partitionkey"]);
-        if (stored is null || (key is null && !stored.ByFullKey))
+        if (stored is null)
         {
             await passThrough.HandleAsync(context);
             return;
@@ -51,6 +54,14 @@ internal sealed class ItemQueryEndpoint(CosmosDbServerClient upstream, PassThrou
         var end = request.Headers["x-ms-end-epk"].ToString();
         return (start.Length > 0 || end.Length > 0) && !(start.Length == 0 && string.Equals(end, "FF", StringComparison.OrdinalIgnoreCase));
     }
+
+    /// <summary>
+    /// What a page costs: a read's price for each item it returns (1 RU per started KiB, the cost model's reads), at
+    /// least one request unit. cosmosdb-server charges 1 RU whatever a query returns; the service charges by what it
+    /// read, so a ReadMany of a hundred items costs about what a hundred point reads do.
+    /// </summary>
+    private static double Charge(JsonArray items) =>
+        Math.Max(OperationPlanner.ReadRuPerKilobyte, items.Sum(item => RequestCostModel.OperationCharge(Encoding.UTF8.GetByteCount(item?.ToJsonString() ?? ""), OperationPlanner.ReadRuPerKilobyte)));
 
     private static ReadOnlyMemory<byte> Rewrite(HttpResponse response, ReadOnlyMemory<byte> body, UpstreamContainer stored, PartitionKeyValue? key)
     {
@@ -78,6 +89,7 @@ internal sealed class ItemQueryEndpoint(CosmosDbServerClient upstream, PassThrou
         page["Documents"] = kept;
         page["_count"] = kept.Count;
         response.Headers["x-ms-item-count"] = kept.Count.ToString(CultureInfo.InvariantCulture);
+        response.Headers["x-ms-request-charge"] = Charge(kept).ToString(CultureInfo.InvariantCulture);
         return JsonSerializer.SerializeToUtf8Bytes(page, FullKeyStorage.JsonOptions);
     }
 }
