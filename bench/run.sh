@@ -2,7 +2,8 @@
 # Builds Release and runs the benchmarks with their defaults: ingest (the loader against its baselines on
 # Azurite), dryrun (the loader's CSV path alone), concurrency (Adaptive against Fixed on a long skewed load),
 # throttle (the loader against an RU budget), then instant (the loader's own ceiling against an endpoint that
-# answers at once, beside the REST-client loader of 491e8a8); blobread (the read-ahead blob stream against the
+# answers at once, beside the REST-client loader of 491e8a8; with --backend Cosmos the Cosmos DB adapter through the real
+# SDK against the Cosmos DB stand-in in instant mode, TransactionalBatch and Bulk); blobread (the read-ahead blob stream against the
 # SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input) and scaleout (a sharded load by 1, 2, 3
 # work processes against an endpoint holding each batch 50 ms) run when named. Leading
 # command names pick some of them; the arguments after them go to each, e.g.
@@ -22,7 +23,8 @@ done
 # built once from that commit's files (git archive: no worktree to clean up) unless --baseline-loader names one.
 baseline_commit=491e8a8
 baseline_args=()
-if [[ " ${commands[*]} " == *" instant "* && " $* " != *" --baseline-loader "* ]]; then
+# --backend Cosmos measures the Cosmos DB adapter alone (no baseline).
+if [[ " ${commands[*]} " == *" instant "* && " $* " != *" --baseline-loader "* && " $* " != *" --backend Cosmos "* ]]; then
   baseline_dir=${TMPDIR:-/tmp}/bulk-loader-baseline-$baseline_commit
   baseline_dll=$baseline_dir/src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll
   if [[ ! -f $baseline_dll ]]; then

@@ -10,13 +10,16 @@ namespace Loader.Benchmarks;
 /// </summary>
 internal sealed record BenchSettings(long Rows, int Columns, int Partitions, int Parallel, int PerRowRows, int Repeat, int Budget, int RuPerKilobyte, DataShape Shape = DataShape.Skewed)
 {
-    public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU] [--baseline-loader DLL] [--azurite RELEASE]";
+    public const string Options = "[--shape skewed|uniform] [--rows N] [--columns C>=12] [--partitions P] [--parallel P] [--per-row-rows N] [--repeat R] [--budget RU/s] [--ru-per-kb RU] [--baseline-loader DLL] [--azurite RELEASE] [--backend Tables|Cosmos]";
 
     /// <summary>
     /// For <c>instant</c>: the Loader.Worker.dll of another build to measure beside this one's, the REST-client
     /// loader of commit 491e8a8 as <c>bench/run.sh instant</c> builds it; none measures this build alone.
     /// </summary>
     public string? BaselineLoader { get; init; }
+
+    /// <summary>For <c>instant</c>: the backend whose client is measured, <c>Tables</c> (the default) or <c>Cosmos</c>.</summary>
+    public string Backend { get; init; } = "Tables";
 
     /// <summary>An Azurite release kept in tools/azurite-releases (e.g. 3.35.0, a slower service), instead of the one tools/ pins.</summary>
     public string? AzuriteRelease { get; init; }
@@ -39,8 +42,8 @@ internal sealed record BenchSettings(long Rows, int Columns, int Partitions, int
     public static BenchSettings ThrottleDefaults { get; } = new(200_000, 20, 300, 16, 20_000, 1, 5_000, 10);
 
     /// <summary>
-    /// A million rows: at the 100,000 rows/s aimed at, about ten seconds a run, long against start-up. Uniform rows, so
-    /// every batch is alike and the runs measure the client's cost per row, not how skewed data batches.
+    /// A million rows: at the 100,000 rows/s aimed at (Tables), about ten seconds a run, long against start-up. Uniform
+    /// rows, so every batch is alike and the runs measure the client's cost per row, not how skewed data batches.
     /// </summary>
     public static BenchSettings InstantDefaults { get; } = new(1_000_000, 20, 1000, 16, 20_000, 3, 5_000, 10, DataShape.Uniform);
 
@@ -72,6 +75,7 @@ internal sealed record BenchSettings(long Rows, int Columns, int Partitions, int
                 "--ru-per-kb" => settings with { RuPerKilobyte = (int)Positive(name, text) },
                 "--shape" => settings with { Shape = Enum.TryParse<DataShape>(text, ignoreCase: true, out var shape) ? shape : throw new ArgumentException($"--shape is skewed or uniform, not '{text}'") },
                 "--azurite" => settings with { AzuriteRelease = text },
+                "--backend" => settings with { Backend = text is "Tables" or "Cosmos" ? text : throw new ArgumentException($"--backend is Tables or Cosmos, not '{text}'") },
                 "--baseline-loader" => settings with { BaselineLoader = File.Exists(text) ? Path.GetFullPath(text) : throw new ArgumentException($"{name}: no file '{text}'") },
                 _ => throw new ArgumentException($"unknown option {name}"),
             };

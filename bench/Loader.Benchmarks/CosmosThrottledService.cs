@@ -26,17 +26,7 @@ internal sealed class CosmosThrottledService : IThrottledService
 
     public string Description => $"cosmosdb-server behind the Cosmos DB stand-in (Cosmos DB for NoSQL, Gateway mode, {_mode})";
 
-    public IReadOnlyList<string> LoaderArguments =>
-    [
-        "--backend", "Cosmos",
-        $"--Loader:Cosmos:ConnectionString={_standIn.ConnectionString()}",
-        $"--Loader:Cosmos:Database={Database}",
-        $"--Loader:Cosmos:Container={FlightSchema.Table}",
-        $"--Loader:Cosmos:Mode={_mode}",
-        "--Loader:Cosmos:ConnectionMode=Gateway",
-        "--Loader:Cosmos:TrustEmulatorCertificate=true",
-        "--Loader:Cosmos:CreateIfMissing=true",
-    ];
+    public IReadOnlyList<string> LoaderArguments => Benchmarks.LoaderArguments.Cosmos(_standIn, Database, _mode);
 
     public int? StorePid => ProcFs.FindByArgument("--port", _server.Endpoint.Port.ToString(CultureInfo.InvariantCulture));
 

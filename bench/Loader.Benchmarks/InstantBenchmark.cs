@@ -1,82 +1,92 @@
-using Loader.ThrottlingSimulator;
 using static System.FormattableString;
 
 namespace Loader.Benchmarks;
 
 /// <summary>
-/// The client's own ceiling: the whole loader as its own process against an instant Table endpoint (the throttling
-/// simulator in instant mode, in this process: every batch answered with success at once, no service behind it), so
-/// what limits the speed is the loader's CPU. This build (Tables adapter on Azure.Data.Tables) is measured beside
-/// another build given by <c>--baseline-loader</c> (the hand-written REST client of commit 491e8a8), in turns, on the
-/// same input; rows/s come from each report, CPU per row from the loader process's user and system time.
+/// The client's own ceiling: the whole loader as its own process against an endpoint that costs nothing, in this
+/// process (<see cref="IInstantEndpoint"/>: every batch answered with success at once, no service behind it), so what
+/// limits the speed is the loader's CPU. <c>--backend Tables</c> (the default) measures this build's Tables adapter
+/// beside another build given by <c>--baseline-loader</c> (the hand-written REST client of commit 491e8a8);
+/// <c>--backend Cosmos</c> measures the Cosmos DB adapter through the real SDK, in TransactionalBatch and Bulk mode.
+/// The loaders run in turns on the same input; rows/s come from each report, CPU per row from the loader process's
+/// user and system time.
 /// </summary>
 internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output)
 {
     public const string Command = "instant";
-    public const string SdkName = "SDK adapter (this build)";
-    public const string BaselineName = "REST client (--baseline-loader)";
-
-    private const double RowsPerSecondTarget = 100_000;
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
+        var cosmos = settings.Backend == "Cosmos";
+        if (cosmos && settings.BaselineLoader is not null)
+        {
+            throw new ArgumentException("--baseline-loader measures the Tables adapter's predecessor; it has no place with --backend Cosmos");
+        }
+
+        await using IInstantEndpoint endpoint = cosmos ? await CosmosInstantEndpoint.StartAsync(cancellationToken) : await TableInstantEndpoint.StartAsync(settings, cancellationToken);
         var bench = await BenchRun.StartAsync(
-            Command, Invariant($"# Instant Table endpoint: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, --parallel {settings.Parallel}, {settings.Repeat} runs of each loader"),
+            Command,
+            Invariant($"# Instant {(cosmos ? "Cosmos DB" : "Table")} endpoint: {settings.Rows:N0} rows x {settings.Columns} columns, {settings.Partitions:N0} partitions, --parallel {settings.Parallel}, {settings.Repeat} runs of each loader"),
             settings, output, cancellationToken);
-        output.WriteLine($"- baseline loader: {settings.BaselineLoader ?? "none given (--baseline-loader): this build alone"}");
+        output.WriteLine($"- endpoint: {endpoint.Description}, in this process");
+        if (!cosmos)
+        {
+            output.WriteLine($"- baseline loader: {settings.BaselineLoader ?? "none given (--baseline-loader): this build alone"}");
+        }
+
         output.WriteLine($"- loader output and reports: {bench.Folder}");
         output.WriteLine();
 
-        await using var endpoint = await SimulatorHost.StartAsync(new SimulatorOptions { Instant = true, RuPerSecond = 0, Port = 0 }, cancellationToken);
-        var connectionString = "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
-            + $"AccountKey={Worker.Tests.Infrastructure.AzuriteProcess.DevelopmentAccountKey};TableEndpoint={endpoint.TableEndpoint().AbsoluteUri.TrimEnd('/')}";
-
         output.WriteLine("## Runs");
-        var loaders = settings.BaselineLoader is { } baseline ? new[] { (BaselineName, (string?)baseline), (SdkName, null) } : [(SdkName, null)];
         var samples = new List<InstantSample>();
         for (var repeat = 1; repeat <= settings.Repeat; repeat++)
         {
-            // Turn about, so a machine that gets busier during the run favours neither.
-            foreach (var (name, dll) in repeat % 2 == 1 ? loaders : loaders.Reverse())
+            // Turn about, so a machine that gets busier during the run favours none.
+            foreach (var variant in repeat % 2 == 1 ? endpoint.Variants : endpoint.Variants.Reverse())
             {
-                samples.Add(await MeasureAsync(name, dll, repeat, endpoint, connectionString, bench, cancellationToken));
+                samples.Add(await MeasureAsync(variant, repeat, endpoint, bench, cancellationToken));
             }
         }
 
         output.WriteLine();
         var valid = samples.All(sample => sample.Problem is null);
-        var sdk = samples.Where(sample => sample.Loader == SdkName).ToList();
-        var targets = new[] { new TargetCheck("SDK adapter rows/s (median)", Math.Round(Statistics.Median(sdk.Select(s => s.RowsPerSecond))), RowsPerSecondTarget, AtLeast: true) };
+        var targets = endpoint.Variants
+            .Where(variant => variant.RowsPerSecondTarget is not null)
+            .Select(variant => new TargetCheck(
+                $"{variant.Name} rows/s (median)",
+                Math.Round(Statistics.Median(samples.Where(sample => sample.Loader == variant.Name).Select(sample => sample.RowsPerSecond))),
+                variant.RowsPerSecondTarget!.Value,
+                AtLeast: true))
+            .ToList();
         Print(samples, targets, valid);
 
         bench.Finish(loadAverage => new InstantResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, targets, valid, loadAverage));
         return BenchExitCodes.Of(valid, targets);
     }
 
-    private async Task<InstantSample> MeasureAsync(
-        string name, string? dll, int repeat, SimulatorHost endpoint, string connectionString, BenchRun bench, CancellationToken cancellationToken)
+    private async Task<InstantSample> MeasureAsync(InstantVariant variant, int repeat, IInstantEndpoint endpoint, BenchRun bench, CancellationToken cancellationToken)
     {
         endpoint.Reset();
-        var reportPath = Path.Combine(bench.Folder, Invariant($"{(dll is null ? "sdk" : "rest")}-{repeat}.json"));
+        var reportPath = Path.Combine(bench.Folder, Invariant($"{variant.File}-{repeat}.json"));
         var endpointCpu = new CpuMeter(Environment.ProcessId);
         var run = await LoaderProcess.RunAsync(
-            LoaderArguments.For(bench.Csv, settings, reportPath, connectionString), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken, dll);
+            LoaderArguments.For(bench.Csv, settings, reportPath, variant.Target), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken, variant.LoaderDll);
         var endpointCores = endpointCpu.CoresUsed();
-        var stats = endpoint.Stats.Snapshot();
+        var (requests, counted) = endpoint.Counted();
         var rows = run.Report?.RowsWritten ?? 0;
         var problem = run.Problem(settings.Rows)
-            ?? (stats.OperationsForwarded != settings.Rows ? Invariant($"the endpoint counted {stats.OperationsForwarded:N0} entities of {settings.Rows:N0}") : null);
+            ?? (counted != settings.Rows ? Invariant($"the endpoint counted {counted:N0} rows of {settings.Rows:N0}") : null);
         var sample = new InstantSample(
-            name, repeat, rows, run.Report?.ElapsedSeconds ?? run.WallSeconds, stats.Forwarded, run.CpuSeconds, run.CoresUsed, endpointCores,
+            variant.Name, repeat, rows, run.Report?.ElapsedSeconds ?? run.WallSeconds, requests, run.CpuSeconds, run.CoresUsed, endpointCores,
             run.Report?.PeakMemoryMiB, run.CommandLine, problem);
-        output.WriteLine($"- {name}, run {repeat}: `{run.CommandLine}`" + (problem is null ? "" : " -- INVALID: " + problem));
+        output.WriteLine($"- {variant.Name}, run {repeat}: `{run.CommandLine}`" + (problem is null ? "" : " -- INVALID: " + problem));
         return sample;
     }
 
     private void Print(IReadOnlyList<InstantSample> samples, IReadOnlyList<TargetCheck> targets, bool valid)
     {
         output.WriteLine("## Results");
-        var table = new MarkdownTable("loader", "run", "rows", "seconds", "rows/s", "CPU µs/row", "loader cores", "endpoint cores", "batches", "rows/batch", "peak MiB");
+        var table = new MarkdownTable("loader", "run", "rows", "seconds", "rows/s", "CPU µs/row", "loader cores", "endpoint cores", "requests", "rows/request", "peak MiB");
         foreach (var s in samples)
         {
             table.Add(s.Loader, Invariant($"{s.Repeat}"), Format.Number(s.Rows), Format.Number(s.Seconds, 2), Format.Number(s.RowsPerSecond),
@@ -94,8 +104,8 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
         }
 
         medians.Write(output);
-        var sdk = samples.Where(s => s.Loader == SdkName).ToList();
-        var rest = samples.Where(s => s.Loader == BaselineName).ToList();
+        var sdk = samples.Where(s => s.Loader == TableInstantEndpoint.SdkName).ToList();
+        var rest = samples.Where(s => s.Loader == TableInstantEndpoint.BaselineName).ToList();
         if (rest.Count > 0)
         {
             var speed = Statistics.Median(sdk.Select(s => s.RowsPerSecond)) / Statistics.Median(rest.Select(s => s.RowsPerSecond));
@@ -115,11 +125,11 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
 }
 
 /// <summary>One loader run against the instant endpoint.</summary>
-/// <param name="Loader">Which build: <see cref="InstantBenchmark.SdkName"/> or <see cref="InstantBenchmark.BaselineName"/>.</param>
+/// <param name="Loader">Which loader: the <see cref="InstantVariant.Name"/> it ran as.</param>
 /// <param name="Repeat">The turn, from 1.</param>
 /// <param name="Rows">Rows the report says were written.</param>
 /// <param name="Seconds">The report's elapsed seconds: the load proper, .NET start-up left out.</param>
-/// <param name="Batches">Batches the endpoint answered.</param>
+/// <param name="Batches">Batch requests the endpoint answered.</param>
 /// <param name="CpuSeconds">User and system CPU of the whole loader process, start-up included.</param>
 /// <param name="LoaderCores">Cores the loader process kept busy over its whole life.</param>
 /// <param name="EndpointCores">Cores the benchmark process (the endpoint) kept busy meanwhile.</param>

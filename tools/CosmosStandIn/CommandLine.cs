@@ -8,7 +8,8 @@ public static class CommandLine
 {
     public const string Usage =
         "Usage: CosmosStandIn --upstream http://127.0.0.1:8082 [--host 127.0.0.1] [--port 0]\n"
-        + "  [--ru-per-second 0] [--partition-ru-per-second 0] [--burst-seconds 1] [--ru-per-kb 5]";
+        + "  [--ru-per-second 0] [--partition-ru-per-second 0] [--bucket-ru-per-second 0] [--burst-seconds 1] [--ru-per-kb 5]\n"
+        + "  [--instant true]   (answer every request at once; no upstream)";
 
     /// <summary>The options the arguments describe, validated; <see cref="ArgumentException"/> says what is wrong.</summary>
     public static StandInOptions Parse(IReadOnlyList<string> args)
@@ -22,6 +23,8 @@ public static class CommandLine
             "--partition-ru-per-second" => options with { PartitionRuPerSecond = Number(name, value) },
             "--burst-seconds" => options with { BurstSeconds = Number(name, value) },
             "--ru-per-kb" => options with { RuPerKilobyte = Number(name, value) },
+            "--bucket-ru-per-second" => options with { BucketRuPerSecond = Number(name, value) },
+            "--instant" => options with { Instant = Boolean(name, value) },
             _ => throw Unknown(name),
         });
         options.Validate();

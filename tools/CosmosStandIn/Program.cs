@@ -6,4 +6,4 @@ return await Loader.ThrottlingSimulator.ProxyProgram.RunAsync(
     CommandLine.Parse,
     CommandLine.Usage,
     async options => await StandInHost.StartAsync(options),
-    (options, endpoint) => $"CosmosStandIn listening on {endpoint} -> {options.Upstream}");
+    (options, endpoint) => $"CosmosStandIn listening on {endpoint} -> {(options.Instant ? "nothing (instant)" : options.Upstream)}");

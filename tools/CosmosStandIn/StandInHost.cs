@@ -1,5 +1,8 @@
 using System.Text.Json;
 using Loader.CosmosStandIn.Batches;
+using Loader.CosmosStandIn.Containers;
+using Loader.CosmosStandIn.Instant;
+using Loader.CosmosStandIn.Partitioning;
 using Loader.CosmosStandIn.Upstream;
 using Loader.ThrottlingSimulator;
 using Microsoft.AspNetCore.Http;
@@ -7,14 +10,18 @@ using Microsoft.AspNetCore.Http;
 namespace Loader.CosmosStandIn;
 
 /// <summary>
-/// A running stand-in: Kestrel serving HTTPS on <see cref="ProxyHost.Endpoint"/> in front of cosmosdb-server. Start it from a
-/// test with <see cref="StartAsync(StandInOptions, CancellationToken)"/>, or as a process through the command line.
+/// A running stand-in: Kestrel serving HTTPS on <see cref="ProxyHost.Endpoint"/> in front of cosmosdb-server, or in
+/// front of nothing in instant mode. Start it from a test with <see cref="StartAsync(StandInOptions, CancellationToken)"/>,
+/// or as a process through the command line.
 /// </summary>
 public sealed class StandInHost : ProxyHost
 {
-    private readonly CosmosDbServerClient _documents;
+    /// <summary>The header the SDK names a request's priority in (<c>High</c>, <c>Low</c>).</summary>
+    public const string PriorityLevelHeader = "x-ms-cosmos-priority-level";
 
-    private StandInHost(RunningServer server, Action reset, CosmosDbServerClient documents, StandInOptions options, StandInStats stats)
+    private readonly CosmosDbServerClient? _documents;
+
+    private StandInHost(RunningServer server, Action reset, CosmosDbServerClient? documents, StandInOptions options, StandInStats stats)
         : base(server, reset)
     {
         _documents = documents;
@@ -44,13 +51,15 @@ public sealed class StandInHost : ProxyHost
         options.Validate();
 
         var stats = new StandInStats();
-        var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider);
+        var budget = new RequestBudget(options.RuPerSecond, options.PartitionRuPerSecond, options.BurstSeconds, timeProvider, options.BucketRuPerSecond);
         var reset = ResetOf(stats, budget);
+        var sessions = new SessionTokens();
+        var planner = new OperationPlanner(options.RuPerKilobyte);
         var upstream = LoopbackServer.CreateUpstreamClient();
-        var documents = new CosmosDbServerClient(upstream, options.Upstream);
-        var batches = new BatchEndpoint(documents, new OperationPlanner(options.RuPerKilobyte), new TransactionalBatchExecutor(documents, new PartitionLocks()), new BulkExecutor(documents), budget, stats);
-        var passThrough = new PassThroughEndpoint(new HttpForwarder(options.Upstream, upstream), stats);
-        var pointReads = new PointReadEndpoint(documents, stats);
+        var documents = options.Instant ? null : new CosmosDbServerClient(upstream, options.Upstream);
+        var handler = documents is null
+            ? InstantHandler(new InstantCatalog(timeProvider), planner, budget, stats, sessions)
+            : UpstreamHandler(documents, new HttpForwarder(options.Upstream, upstream), planner, budget, stats, sessions);
         var admin = new StatsEndpoint("/_standin", stats.Snapshot, reset);
         var server = await LoopbackServer.StartAsync(options.Host, options.Port, SelfSignedCertificate.ForLocalhost(), upstream, async context =>
         {
@@ -59,49 +68,86 @@ public sealed class StandInHost : ProxyHost
                 return;
             }
 
-            if (BatchEndpoint.IsBatch(context.Request) && ContainerPath.FromDocumentsPath(context.Request.Path.Value ?? "") is { } container)
-            {
-                await batches.HandleAsync(context, container);
-                return;
-            }
-
-            if (QueryPlanEndpoint.IsQueryPlan(context.Request))
-            {
-                await QueryPlanEndpoint.HandleAsync(context);
-                return;
-            }
-
-            if (PointReadEndpoint.Match(context.Request) is var (readContainer, id))
-            {
-                await pointReads.HandleAsync(context, readContainer, id);
-                return;
-            }
-
-            if (HttpMethods.IsDelete(context.Request.Method) && context.Request.Path.Value is { } path)
-            {
-                // A container deleted (or its database) may come back with another partition key path.
-                documents.Forget(path);
-            }
-
-            await passThrough.HandleAsync(context);
+            var route = RequestRoute.Of(context.Request);
+            stats.RecordRequest(route.Kind, Header(context.Request, PriorityLevelHeader), ThroughputBuckets.Of(context.Request));
+            await handler(context, route);
         }, cancellationToken);
 
         return new StandInHost(server, reset, documents, options, stats);
     }
 
+    private static Func<HttpContext, RequestRoute, Task> UpstreamHandler(
+        CosmosDbServerClient documents, HttpForwarder forwarder, OperationPlanner planner, RequestBudget budget, StandInStats stats, SessionTokens sessions)
+    {
+        var player = new OperationPlayer(planner);
+        var locks = new PartitionLocks();
+        var executor = new UpstreamBatchExecutor(documents, new TransactionalBatchExecutor(documents, locks, player), new BulkExecutor(documents, locks, player));
+        var passThrough = new PassThroughEndpoint(forwarder, stats);
+        var queries = new ItemQueryEndpoint(documents, passThrough);
+        var containers = new ContainerEndpoint(documents, passThrough);
+        return ItemHandler(documents, planner, executor, budget, stats, sessions, (context, route) => route.Target switch
+        {
+            RouteTarget.ItemQuery => queries.HandleAsync(context, route.Container!),
+            RouteTarget.Containers => containers.HandleAsync(context),
+            _ => OtherAsync(context),
+        });
+
+        Task OtherAsync(HttpContext context)
+        {
+            if (HttpMethods.IsDelete(context.Request.Method))
+            {
+                // A database deleted may come back with containers of other partition key definitions.
+                documents.Forget(context.Request.Path.Value ?? "");
+            }
+
+            return passThrough.HandleAsync(context);
+        }
+    }
+
+    private static Func<HttpContext, RequestRoute, Task> InstantHandler(
+        InstantCatalog catalog, OperationPlanner planner, RequestBudget budget, StandInStats stats, SessionTokens sessions)
+    {
+        var metadata = new InstantMetadataEndpoint(catalog, stats);
+        return ItemHandler(catalog, planner, new InstantBatchExecutor(), budget, stats, sessions, (context, _) => metadata.HandleAsync(context));
+    }
+
+    /// <summary>What both modes answer alike: batches, query plans, point reads and writes; <paramref name="rest"/> the others.</summary>
+    private static Func<HttpContext, RequestRoute, Task> ItemHandler(
+        IContainerCatalog catalog, OperationPlanner planner, IBatchExecutor executor, RequestBudget budget, StandInStats stats, SessionTokens sessions,
+        Func<HttpContext, RequestRoute, Task> rest)
+    {
+        var batches = new BatchEndpoint(catalog, planner, executor, budget, stats, sessions);
+        var pointReads = new PointReadEndpoint(catalog, executor, stats, sessions);
+        var pointWrites = new PointWriteEndpoint(catalog, planner, executor, budget, stats, sessions);
+        return (context, route) => route.Target switch
+        {
+            RouteTarget.Batch => batches.HandleAsync(context, route.Container!),
+            RouteTarget.QueryPlan => QueryPlanEndpoint.HandleAsync(context),
+            RouteTarget.PointRead => pointReads.HandleAsync(context, route.Container!, route.ItemId!),
+            RouteTarget.PointWrite => pointWrites.HandleAsync(context, route.Container!, route.ItemId),
+            _ => rest(context, route),
+        };
+    }
+
+    private static string? Header(HttpRequest request, string name) =>
+        request.Headers[name].ToString() is { Length: > 0 } value ? value : null;
+
     /// <summary>
     /// The items stored under <paramref name="keys"/> (partition key value, id), read from cosmosdb-server a hundred
     /// at a time, for checking what a load wrote: its queries and feeds walk the whole container at about a millisecond
-    /// an item, where reads by key do not. Keys not found are left out. Neither charged nor counted.
+    /// an item, where reads by key do not. Keys not found are left out. Neither charged nor counted; not in instant mode,
+    /// which keeps no items.
     /// </summary>
     public async Task<IReadOnlyDictionary<(string PartitionKey, string Id), JsonElement>> ReadItemsAsync(
         string database, string container, IReadOnlyCollection<(string PartitionKey, string Id)> keys, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(keys);
+        var documents = _documents ?? throw new InvalidOperationException("The stand-in in instant mode keeps no items.");
         var found = new Dictionary<(string, string), JsonElement>();
         foreach (var chunk in keys.Chunk(BatchEndpoint.MaxOperations))
         {
-            var operations = chunk.Select(key => new UpstreamOperation("Read", JsonSerializer.Serialize(new[] { key.PartitionKey }), key.Id)).ToList();
-            var results = await _documents.ExecuteAsync(new ContainerPath(database, container), operations, continueOnError: true, cancellationToken);
+            var operations = chunk.Select(key => new UpstreamOperation("Read", PartitionKeyValue.Of(key.PartitionKey), key.Id)).ToList();
+            var results = await documents.ExecuteAsync(new ContainerPath(database, container), operations, continueOnError: true, cancellationToken);
             for (var i = 0; i < chunk.Length; i++)
             {
                 if (results[i].IsSuccess)

@@ -31,7 +31,7 @@ public static class CommandLine
             "--latency-ms" => options with { LatencyMs = WholeNumber(name, value) },
             "--latency-jitter-ms" => options with { LatencyJitterMs = WholeNumber(name, value) },
             "--seed" => options with { Seed = WholeNumber(name, value) },
-            "--instant" => options with { Instant = bool.TryParse(value, out var instant) ? instant : throw Invalid(name, value) },
+            "--instant" => options with { Instant = Boolean(name, value) },
             _ => throw Unknown(name),
         });
         options.Validate();

@@ -20,10 +20,13 @@ public sealed class HttpForwarder(Uri upstream, HttpClient client)
 
     /// <summary>
     /// Forwards the request with <paramref name="content"/> as its body (null streams the client's body through);
-    /// <paramref name="beforeBody"/> may add to the answer's headers before its body is written. Throws
-    /// <see cref="HttpRequestException"/> when the upstream does not answer, before anything was written.
+    /// <paramref name="beforeBody"/> may add to the answer's headers before its body is written, and
+    /// <paramref name="rewriteBody"/>, when given, gets the whole answer's body and returns the one to send instead
+    /// (it may change the answer's headers too). Throws <see cref="HttpRequestException"/> when the upstream does not
+    /// answer, before anything was written.
     /// </summary>
-    public async Task ForwardAsync(HttpContext context, HttpContent? content = null, Action<HttpResponse>? beforeBody = null)
+    public async Task ForwardAsync(
+        HttpContext context, HttpContent? content = null, Action<HttpResponse>? beforeBody = null, Func<HttpResponse, ReadOnlyMemory<byte>, ReadOnlyMemory<byte>>? rewriteBody = null)
     {
         ArgumentNullException.ThrowIfNull(context);
         var request = context.Request;
@@ -36,6 +39,12 @@ public sealed class HttpForwarder(Uri upstream, HttpClient client)
         message.Content = content ?? (HasBody(request) ? new StreamContent(request.Body) : null);
         foreach (var (name, values) in request.Headers)
         {
+            // A body given in place of the client's knows its own length.
+            if (content is not null && string.Equals(name, "Content-Length", StringComparison.OrdinalIgnoreCase))
+            {
+                continue;
+            }
+
             if (!s_notForwarded.Contains(name) && !message.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values))
             {
                 message.Content?.Headers.TryAddWithoutValidation(name, (IEnumerable<string?>)values);
@@ -48,7 +57,15 @@ public sealed class HttpForwarder(Uri upstream, HttpClient client)
         CopyHeaders(upstreamResponse.Headers, response.Headers);
         CopyHeaders(upstreamResponse.Content.Headers, response.Headers);
         beforeBody?.Invoke(response);
-        await upstreamResponse.Content.CopyToAsync(response.Body, context.RequestAborted);
+        if (rewriteBody is null)
+        {
+            await upstreamResponse.Content.CopyToAsync(response.Body, context.RequestAborted);
+            return;
+        }
+
+        var rewritten = rewriteBody(response, await upstreamResponse.Content.ReadAsByteArrayAsync(context.RequestAborted));
+        response.ContentLength = rewritten.Length;
+        await response.Body.WriteAsync(rewritten, context.RequestAborted);
     }
 
     private static bool HasBody(HttpRequest request) =>

@@ -33,6 +33,9 @@ public static class OptionArguments
     public static double Number(string name, string value) =>
         double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) ? number : throw Invalid(name, value);
 
+    public static bool Boolean(string name, string value) =>
+        bool.TryParse(value, out var flag) ? flag : throw Invalid(name, value);
+
     public static Uri AbsoluteUri(string name, string value) =>
         Uri.TryCreate(value, UriKind.Absolute, out var uri) ? uri : throw Invalid(name, value);
 

@@ -159,15 +159,23 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
         return items;
     }
 
-    /// <summary>An SDK client as the loader makes one for a local endpoint: Gateway mode, this endpoint only, its certificate trusted, no 429 retries.</summary>
-    public static CosmosClient CreateClient(string connectionString, bool bulk = false) => new(connectionString, new CosmosClientOptions
+    /// <summary>
+    /// An SDK client as the loader makes one for a local endpoint: Gateway mode, this endpoint only, its certificate
+    /// trusted, no 429 retries; <paramref name="configure"/> changes the rest (a priority level, a throughput bucket).
+    /// </summary>
+    public static CosmosClient CreateClient(string connectionString, bool bulk = false, Action<CosmosClientOptions>? configure = null)
     {
-        ConnectionMode = ConnectionMode.Gateway,
-        LimitToEndpoint = true,
-        ServerCertificateCustomValidationCallback = (_, _, _) => true,
-        MaxRetryAttemptsOnRateLimitedRequests = 0,
-        AllowBulkExecution = bulk,
-    });
+        var options = new CosmosClientOptions
+        {
+            ConnectionMode = ConnectionMode.Gateway,
+            LimitToEndpoint = true,
+            ServerCertificateCustomValidationCallback = (_, _, _) => true,
+            MaxRetryAttemptsOnRateLimitedRequests = 0,
+            AllowBulkExecution = bulk,
+        };
+        configure?.Invoke(options);
+        return new CosmosClient(connectionString, options);
+    }
 
     /// <summary>A stand-in of a test's own, on a cosmosdb-server of its own (stopped with it) or the shared one.</summary>
     public sealed class OwnStandIn(CosmosDbServerProcess server, StandInHost standIn, bool ownsServer) : IAsyncDisposable

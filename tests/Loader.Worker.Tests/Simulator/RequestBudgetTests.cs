@@ -126,4 +126,28 @@ public sealed class RequestBudgetTests
         Assert.Equal(2, budget.PartitionBuckets);
         Assert.Equal(new BudgetDecision(false, 500), budget.TryCharge(10, "p0"));
     }
+
+    [Fact]
+    public void A_throughput_bucket_caps_the_requests_that_name_it_each_bucket_on_its_own()
+    {
+        var budget = new RequestBudget(ruPerSecond: 1000, partitionRuPerSecond: 0, burstSeconds: 1, _clock, throughputBucketRuPerSecond: 100);
+
+        Assert.True(budget.TryCharge(80, null, "1").Admitted);
+        Assert.Equal(new BudgetDecision(false, 600, ByThroughputBucket: true), budget.TryCharge(80, null, "1"));
+        Assert.True(budget.TryCharge(80, null, "2").Admitted);
+        Assert.True(budget.TryCharge(500, null).Admitted); // no bucket named: only the account's budget applies
+        Assert.Equal(new BudgetDecision(false, 20), budget.TryCharge(360, null, "3")); // the bucket could pay, the account cannot
+    }
+
+    [Fact]
+    public void Spending_what_an_operation_cost_beyond_its_admission_may_leave_the_buckets_in_debt()
+    {
+        var budget = new RequestBudget(ruPerSecond: 100, partitionRuPerSecond: 0, burstSeconds: 1, _clock, throughputBucketRuPerSecond: 50);
+        Assert.True(budget.TryCharge(40, null, "1").Admitted);
+
+        budget.Spend(30, null, "1");
+
+        Assert.Equal(new BudgetDecision(false, 600, ByThroughputBucket: true), budget.TryCharge(10, null, "1")); // 20 RU in debt, 10 more wanted, at 50 RU/s
+        Assert.Equal(300, budget.MillisecondsUntilAvailable(60, null)); // the account has 30 of its 100 left
+    }
 }

@@ -1,73 +1,66 @@
 using Loader.CosmosStandIn.Upstream;
 using Loader.CosmosStandIn.Wire;
-using Loader.ThrottlingSimulator;
 
 namespace Loader.CosmosStandIn.Batches;
 
 /// <summary>
-/// Runs a non-atomic batch (what the SDK's bulk mode sends): each operation stands alone and gets its own
-/// status. The budget is spent operation by operation in order; once it runs dry, the rest of the request is
-/// answered 429 with the wait until the budget would hold all of that rest, and only the ones admitted run.
-/// When not one operation fits, the whole request is throttled, as the service answers it.
+/// Runs the admitted operations of a non-atomic batch (what the SDK's bulk mode sends) on cosmosdb-server: each
+/// stands alone and gets its own status. Without patches they go as one cosmosdb-server batch that carries on past
+/// failures. A patch needs the item it patches: then, under the locks of every logical partition the request
+/// touches, the stored items are read, the operations played against them in order (<see cref="OperationPlayer"/>)
+/// and what passed is sent, a patch as the replace of the item it patched.
 /// </summary>
-public sealed class BulkExecutor(CosmosDbServerClient upstream)
+public sealed class BulkExecutor(CosmosDbServerClient upstream, PartitionLocks locks, OperationPlayer player)
 {
-    /// <returns>The answer; the whole request is throttled when not one operation could be afforded.</returns>
-    public async Task<BatchAnswer> ExecuteAsync(ContainerPath container, IReadOnlyList<PlannedOperation> operations, RequestBudget budget)
+    public async Task<BatchAnswer> ExecuteAsync(ContainerPath container, IReadOnlyList<PlannedOperation> operations, CancellationToken cancellationToken)
     {
-        var results = new BatchOperationResult?[operations.Count];
-        var admitted = new List<int>();
-        var throttled = new List<int>();
+        ArgumentNullException.ThrowIfNull(operations);
+        if (operations.Any(operation => operation.Patch is not null))
+        {
+            return await PlayedAsync(container, operations, cancellationToken).ConfigureAwait(false);
+        }
+
+        // Sent whatever the client does meanwhile, so what was applied is always counted.
+        var applied = await upstream.ExecuteAsync(container, operations.Select(operation => operation.ToUpstream()).ToList(), continueOnError: true, CancellationToken.None).ConfigureAwait(false);
+        var results = new BatchOperationResult[operations.Count];
+        var ttls = new string?[operations.Count];
         for (var i = 0; i < operations.Count; i++)
         {
-            var operation = operations[i];
-            if (operation.Refusal is { } refusal)
-            {
-                results[i] = refusal;
-            }
-            else if (throttled.Count == 0 && budget.TryCharge(operation.Cost, operation.PartitionKeyJson).Admitted)
-            {
-                admitted.Add(i);
-            }
-            else
-            {
-                throttled.Add(i);
-            }
+            (results[i], ttls[i]) = Answer(operations[i], applied[i], operations[i].Cost, operations[i].Ttl);
         }
 
-        if (throttled.Count > 0)
-        {
-            // The wait is for all that was refused, not just its first operation: a client that waits this long
-            // and sends the rest again finds the budget for it, as it would after a whole request's 429.
-            var first = operations[throttled[0]];
-            var waitMs = Math.Max(1, budget.MillisecondsUntilAvailable(throttled.Sum(i => operations[i].Cost), first.PartitionKeyJson));
-            if (admitted.Count == 0)
-            {
-                return BatchAnswer.Throttled(waitMs);
-            }
-
-            foreach (var i in throttled)
-            {
-                results[i] = ServiceAnswers.Throttled(waitMs);
-            }
-        }
-
-        if (admitted.Count > 0)
-        {
-            // Sent whatever the client does meanwhile, so what was applied is always counted.
-            var applied = await upstream.ExecuteAsync(container, admitted.Select(i => operations[i].ToUpstream()).ToList(), continueOnError: true, CancellationToken.None).ConfigureAwait(false);
-            for (var k = 0; k < admitted.Count; k++)
-            {
-                var operation = operations[admitted[k]];
-                var result = applied[k];
-                results[admitted[k]] = result.IsSuccess
-                    ? TransactionalBatchExecutor.Succeeded(operation, result)
-                    : ServiceAnswers.Refused(result.StatusCode, result.StatusCode switch { 409 => "Conflict", 404 => "NotFound", 412 => "PreconditionFailed", _ => "Failed" }, Message(result), charge: operation.Cost);
-            }
-        }
-
-        return BatchAnswer.Of(results.Select(result => result!).ToList());
+        return BatchAnswer.Of(results) with { Ttls = ttls };
     }
+
+    private async Task<BatchAnswer> PlayedAsync(ContainerPath container, IReadOnlyList<PlannedOperation> operations, CancellationToken cancellationToken)
+    {
+        using var held = await locks.EnterAllAsync(container.Link, operations.Select(operation => operation.PartitionKey), cancellationToken).ConfigureAwait(false);
+        var stored = await StoredItems.ReadAsync(upstream, container, operations, cancellationToken).ConfigureAwait(false);
+        var played = player.Play(operations, stored, atomic: false);
+        var passed = Enumerable.Range(0, operations.Count).Where(i => played[i]!.Refusal is null).ToList();
+        var applied = passed.Count == 0
+            ? []
+            : await upstream.ExecuteAsync(container, passed.Select(i => played[i]!.Upstream!).ToList(), continueOnError: true, CancellationToken.None).ConfigureAwait(false);
+        var results = new BatchOperationResult[operations.Count];
+        var ttls = new string?[operations.Count];
+        for (var i = 0; i < operations.Count; i++)
+        {
+            results[i] = played[i]!.Refusal!;
+        }
+
+        for (var k = 0; k < passed.Count; k++)
+        {
+            var i = passed[k];
+            (results[i], ttls[i]) = Answer(operations[i], applied[k], played[i]!.Cost, played[i]!.Ttl);
+        }
+
+        return BatchAnswer.Of(results) with { Ttls = ttls };
+    }
+
+    private static (BatchOperationResult Result, string? Ttl) Answer(PlannedOperation operation, UpstreamResult result, double charge, string? ttl) =>
+        result.IsSuccess
+            ? (TransactionalBatchExecutor.Succeeded(operation, result, charge), operation.Writes ? ttl : null)
+            : (ServiceAnswers.Refused(result.StatusCode, result.StatusCode switch { 409 => "Conflict", 404 => "NotFound", 412 => "PreconditionFailed", _ => "Failed" }, Message(result), charge: charge), null);
 
     private static string Message(UpstreamResult result) => result.StatusCode switch
     {

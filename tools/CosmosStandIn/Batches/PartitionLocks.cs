@@ -10,14 +10,42 @@ public sealed class PartitionLocks
 {
     private readonly SemaphoreSlim[] _stripes = Enumerable.Range(0, 256).Select(_ => new SemaphoreSlim(1, 1)).ToArray();
 
-    public async Task<IDisposable> EnterAsync(string container, string partitionKeyJson, CancellationToken cancellationToken)
+    public async Task<IDisposable> EnterAsync(string container, string partitionKey, CancellationToken cancellationToken)
     {
-        var stripe = _stripes[(int)((uint)HashCode.Combine(container, partitionKeyJson) % (uint)_stripes.Length)];
+        var stripe = _stripes[Stripe(container, partitionKey)];
         await stripe.WaitAsync(cancellationToken).ConfigureAwait(false);
-        return new Release(stripe);
+        return new Release([stripe]);
     }
 
-    private sealed class Release(SemaphoreSlim stripe) : IDisposable
+    /// <summary>
+    /// The locks of several logical partitions at once (a bulk request's), taken in stripe order, so two requests
+    /// that need some of the same never wait for each other in a circle.
+    /// </summary>
+    public async Task<IDisposable> EnterAllAsync(string container, IEnumerable<string> partitionKeys, CancellationToken cancellationToken)
+    {
+        var stripes = partitionKeys.Select(key => Stripe(container, key)).Distinct().Order().Select(index => _stripes[index]).ToList();
+        var held = new List<SemaphoreSlim>(stripes.Count);
+        try
+        {
+            foreach (var stripe in stripes)
+            {
+                await stripe.WaitAsync(cancellationToken).ConfigureAwait(false);
+                held.Add(stripe);
+            }
+        }
+        catch
+        {
+            new Release(held).Dispose();
+            throw;
+        }
+
+        return new Release(held);
+    }
+
+    private int Stripe(string container, string partitionKey) =>
+        (int)((uint)HashCode.Combine(container, partitionKey) % (uint)_stripes.Length);
+
+    private sealed class Release(IReadOnlyList<SemaphoreSlim> stripes) : IDisposable
     {
         private int _released;
 
@@ -25,7 +53,10 @@ public sealed class PartitionLocks
         {
             if (Interlocked.Exchange(ref _released, 1) == 0)
             {
-                stripe.Release();
+                foreach (var stripe in stripes)
+                {
+                    stripe.Release();
+                }
             }
         }
     }

@@ -10,6 +10,12 @@ public static class ServiceAnswers
     /// <summary>Cosmos DB's sub-status for a request refused because the request-unit budget is spent.</summary>
     public const int RequestRateTooLargeSubstatus = 3200;
 
+    /// <summary>Cosmos DB's sub-status for a request refused because its throughput bucket has spent its cap.</summary>
+    public const int ThroughputBucketSubstatus = 3212;
+
+    /// <summary>Sub-status of a 404 for a container (or database) that does not exist, unlike an item that does not.</summary>
+    public const int OwnerNotFoundSubstatus = 1003;
+
     /// <summary>Sub-status of a write whose item carries another partition key than the request names.</summary>
     public const int PartitionKeyMismatchSubstatus = 1001;
 
@@ -18,6 +24,7 @@ public static class ServiceAnswers
     public const string PreconditionFailedMessage = "Operation cannot be performed because one of the specified precondition is not met.";
     public const string TooLargeMessage = "Request size is too large.";
     public const string ThrottledMessage = "Request rate is large. More Request Units may be needed, so no changes were made. Please retry this request later.";
+    public const string ThroughputBucketMessage = "Request rate is large: the request's throughput bucket has used its share of the container's throughput. Please retry this request later.";
     public const string PartitionKeyMismatchMessage = "PartitionKey extracted from document doesn't match the one specified in the header.";
 
     public static BatchOperationResult Refused(int status, string code, string message, int subStatus = 0, double charge = 0) =>
@@ -36,8 +43,8 @@ public static class ServiceAnswers
     /// <summary>Not applied because another operation of the atomic batch failed.</summary>
     public static BatchOperationResult FailedDependency() => new(424);
 
-    public static BatchOperationResult Throttled(int retryAfterMs) =>
-        new(429, RequestRateTooLargeSubstatus, RetryAfterMilliseconds: (uint)retryAfterMs);
+    public static BatchOperationResult Throttled(int retryAfterMs, bool byThroughputBucket = false) =>
+        new(429, byThroughputBucket ? ThroughputBucketSubstatus : RequestRateTooLargeSubstatus, RetryAfterMilliseconds: (uint)retryAfterMs);
 
     /// <summary>The service's error body: <c>{"code":"…","message":"…"}</c>.</summary>
     public static byte[] ErrorJson(string code, string message)

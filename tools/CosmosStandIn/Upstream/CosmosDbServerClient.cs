@@ -1,17 +1,20 @@
 using System.Collections.Concurrent;
 using System.Net;
 using System.Text.Json;
+using Loader.CosmosStandIn.Containers;
+using Loader.CosmosStandIn.Partitioning;
 
 namespace Loader.CosmosStandIn.Upstream;
 
 /// <summary>
 /// Applies operations to cosmosdb-server through its JSON batch API (the JavaScript SDK's format, which it
 /// understands): one request for many operations, run by its single JavaScript thread one after the other
-/// with no other request in between. It checks no credentials, so none are sent.
+/// with no other request in between. Items of a container stored by their whole key (<see cref="FullKeyStorage"/>)
+/// go there with it and come back without it. It checks no credentials, so none are sent.
 /// </summary>
-public sealed class CosmosDbServerClient(HttpClient client, Uri upstream)
+public sealed class CosmosDbServerClient(HttpClient client, Uri upstream) : IContainerCatalog
 {
-    private readonly ConcurrentDictionary<ContainerPath, string> _partitionKeyPaths = new();
+    private readonly ConcurrentDictionary<ContainerPath, UpstreamContainer> _containers = new();
 
     /// <summary>
     /// Runs <paramref name="operations"/> in order. With <paramref name="continueOnError"/> false, the first failure
@@ -19,10 +22,12 @@ public sealed class CosmosDbServerClient(HttpClient client, Uri upstream)
     /// </summary>
     public async Task<IReadOnlyList<UpstreamResult>> ExecuteAsync(ContainerPath container, IReadOnlyList<UpstreamOperation> operations, bool continueOnError, CancellationToken cancellationToken)
     {
+        ArgumentNullException.ThrowIfNull(operations);
+        var byFullKey = (await ContainerAsync(container, cancellationToken).ConfigureAwait(false))?.ByFullKey ?? false;
         using var request = new HttpRequestMessage(HttpMethod.Post, new Uri(upstream, container.Link + "/docs"));
         request.Headers.Add("x-ms-cosmos-is-batch-request", "True");
         request.Headers.Add("x-ms-cosmos-batch-continue-on-error", continueOnError ? "True" : "False");
-        request.Content = new ByteArrayContent(Json(operations));
+        request.Content = new ByteArrayContent(Json(operations, byFullKey));
         request.Content.Headers.ContentType = new("application/json");
         using var response = await client.SendAsync(request, cancellationToken).ConfigureAwait(false);
         var body = await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false);
@@ -35,13 +40,13 @@ public sealed class CosmosDbServerClient(HttpClient client, Uri upstream)
         var results = new List<UpstreamResult>(operations.Count);
         foreach (var result in document.RootElement.EnumerateArray())
         {
-            var item = result.TryGetProperty("resourceBody", out var resource) && resource.ValueKind == JsonValueKind.Object
+            ReadOnlyMemory<byte> item = result.TryGetProperty("resourceBody", out var resource) && resource.ValueKind == JsonValueKind.Object
                 ? JsonSerializer.SerializeToUtf8Bytes(resource)
                 : ReadOnlyMemory<byte>.Empty;
             results.Add(new UpstreamResult(
                 result.GetProperty("statusCode").GetInt32(),
                 result.TryGetProperty("eTag", out var etag) && etag.ValueKind == JsonValueKind.String ? etag.GetString() : null,
-                item));
+                byFullKey && !item.IsEmpty ? FullKeyStorage.WithoutKey(item) : item));
         }
 
         return results.Count == operations.Count
@@ -49,10 +54,10 @@ public sealed class CosmosDbServerClient(HttpClient client, Uri upstream)
             : throw new HttpRequestException($"cosmosdb-server answered {results.Count} results to {operations.Count} operations.");
     }
 
-    /// <summary>The container's partition key path (<c>/pk</c>), read once; null when the container does not exist.</summary>
-    public async Task<string?> PartitionKeyPathAsync(ContainerPath container, CancellationToken cancellationToken)
+    /// <summary>The container's partition key definition and storage, read once; null when the container does not exist.</summary>
+    public async Task<UpstreamContainer?> ContainerAsync(ContainerPath container, CancellationToken cancellationToken)
     {
-        if (_partitionKeyPaths.TryGetValue(container, out var known))
+        if (_containers.TryGetValue(container, out var known))
         {
             return known;
         }
@@ -65,24 +70,34 @@ public sealed class CosmosDbServerClient(HttpClient client, Uri upstream)
 
         response.EnsureSuccessStatusCode();
         using var document = JsonDocument.Parse(await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false));
-        var path = document.RootElement.GetProperty("partitionKey").GetProperty("paths")[0].GetString()
-            ?? throw new InvalidDataException($"container {container.Link} has no partition key path.");
-        return _partitionKeyPaths.GetOrAdd(container, path);
+        var root = document.RootElement;
+        var byFullKey = root.TryGetProperty(FullKeyStorage.DefinitionProperty, out var asCreated);
+        var definition = PartitionKeyDefinition.FromJson(byFullKey ? asCreated : root.TryGetProperty("partitionKey", out var stored) ? stored : default);
+        if (definition.Paths.Count == 0)
+        {
+            throw new InvalidDataException($"container {container.Link} has no partition key path.");
+        }
+
+        return _containers.GetOrAdd(container, new UpstreamContainer(definition, byFullKey));
     }
 
-    /// <summary>Forgets what is known of the containers under a path being deleted (a container or a whole database).</summary>
-    public void Forget(string deletedPath)
+    public async Task<PartitionKeyDefinition?> DefinitionAsync(ContainerPath container, CancellationToken cancellationToken) =>
+        (await ContainerAsync(container, cancellationToken).ConfigureAwait(false))?.Definition;
+
+    /// <summary>Forgets what is known of the containers under a path being deleted or replaced (a container or a whole database).</summary>
+    public void Forget(string changedPath)
     {
-        foreach (var container in _partitionKeyPaths.Keys)
+        ArgumentNullException.ThrowIfNull(changedPath);
+        foreach (var container in _containers.Keys)
         {
-            if (container.Link.StartsWith(deletedPath.TrimEnd('/'), StringComparison.Ordinal))
+            if (container.Link.StartsWith(changedPath.TrimEnd('/'), StringComparison.Ordinal))
             {
-                _partitionKeyPaths.TryRemove(container, out _);
+                _containers.TryRemove(container, out _);
             }
         }
     }
 
-    private static byte[] Json(IReadOnlyList<UpstreamOperation> operations)
+    private static byte[] Json(IReadOnlyList<UpstreamOperation> operations, bool byFullKey)
     {
         using var buffer = new MemoryStream();
         using (var writer = new Utf8JsonWriter(buffer))
@@ -92,12 +107,12 @@ public sealed class CosmosDbServerClient(HttpClient client, Uri upstream)
             {
                 writer.WriteStartObject();
                 writer.WriteString("operationType", operation.Type);
-                writer.WriteString("partitionKey", operation.PartitionKeyJson);
+                writer.WriteString("partitionKey", byFullKey ? FullKeyStorage.UpstreamKey(operation.Key) : operation.Key.Json);
                 writer.WriteString("id", operation.Id);
                 if (!operation.Body.IsEmpty)
                 {
                     writer.WritePropertyName("resourceBody");
-                    writer.WriteRawValue(operation.Body.Span, skipInputValidation: false);
+                    writer.WriteRawValue((byFullKey ? FullKeyStorage.WithKey(operation.Body, operation.Key) : operation.Body).Span, skipInputValidation: false);
                 }
 
                 if (operation.IfMatch is not null)
