@@ -83,6 +83,19 @@ internal sealed class BatchWork(ReadyBatch ready)
         return new Settlement(appliedCount, superseded, rejected);
     }
 
+    /// <summary>Whether an attempt ended without telling whether its rows were applied (a timeout, a reset, a 5xx).</summary>
+    public bool MayHaveLanded { get; set; }
+
+    /// <summary>Rows the service refused as conflicts that may be an earlier write of the same load: compared with what the store holds before they are counted.</summary>
+    public List<(LoadEntity Entity, OperationFailure Failure)> Conflicts { get; } = [];
+
+    /// <summary>Takes rows the store already holds as they are out of those still to send.</summary>
+    public void Stored(IReadOnlySet<LoadEntity> stored) =>
+        Current = Current with { Entities = [.. Current.Entities.Where(entity => !stored.Contains(entity))] };
+
+    /// <summary>Puts a row refused as a conflict back among those to send: the store turned out not to hold it.</summary>
+    public void SendAgain(LoadEntity entity) => Current = Current with { Entities = [.. Current.Entities, entity] };
+
     /// <summary>The highest record among the rows still to send.</summary>
     public long HighestRecord
     {
@@ -99,8 +112,8 @@ internal sealed class BatchWork(ReadyBatch ready)
         }
     }
 
-    /// <summary>Rows that are not written when the remaining entities fail: each entity and the rows it replaced.</summary>
-    public int RemainingRows => Current.Entities.Sum(entity => 1 + ChainLength(entity));
+    /// <summary>Rows that are not written when the remaining entities fail: each entity and the rows it replaced, and the conflicts not yet compared.</summary>
+    public int RemainingRows => Current.Entities.Sum(entity => 1 + ChainLength(entity)) + Conflicts.Count;
 
     private int ChainLength(LoadEntity entity)
     {

@@ -19,8 +19,12 @@ namespace Loader.Worker.Dispatch;
 /// </summary>
 /// <remarks>
 /// A batch settled in full settles its records in the <see cref="RecordWatermark"/>; one with failed rows keeps them
-/// pending, so a restart from the checkpoint writes them again. After a resume under Insert, a conflict on a row up
-/// to the earlier run's highest sent record is that run's own write: counted already written, not rejected.
+/// pending, so a restart from the checkpoint writes them again. Under Insert, a conflict may be the load's own write:
+/// after a resume (the earlier run wrote rows after its last checkpoint), or after a request of the batch that got no
+/// answer (it may have landed). Then the batch's rows are read back (<see cref="IStoredEntityComparison"/>): a conflict
+/// on a row the store holds exactly as the load writes it is counted already written, one on anything else is rejected
+/// as before, and the batch's other rows found stored as they are leave the batch. An adapter that cannot read back
+/// falls back to the checkpoint: a resumed conflict on a row up to the earlier run's highest sent record is counted already written.
 /// </remarks>
 internal sealed partial class BatchWriter(
     IBackendAdapter adapter,
@@ -29,30 +33,34 @@ internal sealed partial class BatchWriter(
     LoadStatistics statistics,
     RejectSink rejects,
     RecordWatermark watermark,
-    long highestSentBefore,
+    ResumePoint? resume,
     TimeProvider timeProvider,
     ILogger<BatchWriter> logger)
 {
     public const string StoppedError = "the load was stopped before these rows were written";
 
+    private readonly IStoredEntityComparison? _comparison = adapter as IStoredEntityComparison;
+
     /// <summary>Writes the batch; when <paramref name="abort"/> is cancelled first, its unwritten rows are counted failed.</summary>
     public async Task WriteAsync(ReadyBatch ready, CancellationToken abort)
     {
         var work = new BatchWork(ready);
-        while (work.Remaining > 0)
+        while (work.Remaining > 0 || work.Conflicts.Count > 0)
         {
             BatchOutcome outcome;
             try
             {
                 abort.ThrowIfCancellationRequested();
-                outcome = await AttemptWithRetriesAsync(work, abort).ConfigureAwait(false);
+                outcome = work.Conflicts.Count > 0
+                    ? await ResolveConflictsAsync(work, abort).ConfigureAwait(false)
+                    : await AttemptWithRetriesAsync(work, abort).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (abort.IsCancellationRequested)
             {
                 outcome = new BatchOutcome { Status = BatchStatus.Failed, Error = StoppedError };
             }
 
-            if (work.Remaining == 0 || outcome.Status is BatchStatus.Written or BatchStatus.OperationsRejected)
+            if (outcome.Status is BatchStatus.Written or BatchStatus.OperationsRejected)
             {
                 continue; // settled, or refused rows taken out and the rest goes again at once
             }
@@ -100,6 +108,9 @@ internal sealed partial class BatchWriter(
             }
         }
 
+        // A transient failure says nothing of whether the rows were applied: a conflict on them later may be this write.
+        work.MayHaveLanded |= outcome.Status == BatchStatus.Transient;
+
         statistics.Attempt(outcome);
         var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
         controls.Limiter.Observe(new AttemptObservation(outcome, rows, slot.InFlightAtStart, serviceWide));
@@ -122,9 +133,14 @@ internal sealed partial class BatchWriter(
 
         foreach (var (entity, failure) in settled.Refused)
         {
-            if (failure.StatusCode == 409 && work.Current.Mode == WriteMode.Insert && entity.Origin.Record <= highestSentBefore)
+            var ownWrite = failure.StatusCode == 409 && work.Current.Mode == WriteMode.Insert && (resume is { Resumed: true } || work.MayHaveLanded);
+            if (ownWrite && _comparison is not null)
             {
-                statistics.RowsAlreadyWritten(1); // the earlier run wrote it before it stopped
+                work.Conflicts.Add((entity, failure)); // compared with the store before it is counted
+            }
+            else if (ownWrite && resume is { Resumed: true } && entity.Origin.Record <= resume.HighestSentBefore)
+            {
+                statistics.RowsAlreadyWritten(1); // the earlier run sent it before it stopped
             }
             else
             {
@@ -137,32 +153,120 @@ internal sealed partial class BatchWriter(
     }
 
     /// <summary>
+    /// Reads back the rows refused as conflicts, with the batch's rows still to send (an earlier write of the load may
+    /// hold them too), in one request retried as a write is. A conflict on a row stored as the load writes it is counted
+    /// already written, one on anything else is rejected with what differs, and one on a key the store no longer holds is
+    /// sent again; the rows still to send that are stored as they are leave the batch. Should the read fail, the
+    /// conflicts are rejected as the service refused them.
+    /// </summary>
+    private async Task<BatchOutcome> ResolveConflictsAsync(BatchWork work, CancellationToken cancellationToken)
+    {
+        var conflicts = work.Conflicts.ToList();
+        var entities = conflicts.Select(conflict => conflict.Entity).Concat(work.Current.Entities).ToList();
+        var batch = work.Current with { Entities = entities };
+        StoredComparison? found = null;
+        var outcome = await resilience.Retry.ExecuteAsync(
+            async token =>
+            {
+                found = await CompareAsync(batch, token).ConfigureAwait(false);
+                return found.Outcome;
+            },
+            cancellationToken).ConfigureAwait(false);
+
+        work.Conflicts.Clear();
+        if (outcome.Status != BatchStatus.Written || found is not { } answered || answered.Entities.Count != entities.Count)
+        {
+            var unread = $" (it could not be read back to compare: {outcome.Error ?? outcome.Status.ToString()})";
+            foreach (var (entity, failure) in conflicts)
+            {
+                rejects.Reject(entity, RefusalReason(failure) + unread);
+            }
+
+            return outcome with { Status = BatchStatus.Written };
+        }
+
+        for (var i = 0; i < conflicts.Count; i++)
+        {
+            var (entity, failure) = conflicts[i];
+            switch (answered.Entities[i].Match)
+            {
+                case StoredMatch.Equal:
+                    statistics.RowsAlreadyWritten(1);
+                    break;
+                case StoredMatch.Missing:
+                    work.SendAgain(entity);
+                    break;
+                default:
+                    rejects.Reject(entity, $"{RefusalReason(failure)}; the stored entity is not this row: {answered.Entities[i].Difference}");
+                    break;
+            }
+        }
+
+        var stored = new HashSet<LoadEntity>(ReferenceEqualityComparer.Instance);
+        for (var i = conflicts.Count; i < entities.Count; i++)
+        {
+            if (answered.Entities[i].Match == StoredMatch.Equal)
+            {
+                stored.Add(entities[i]);
+            }
+        }
+
+        if (stored.Count > 0)
+        {
+            work.Stored(stored);
+            statistics.RowsAlreadyWritten(stored.Count);
+        }
+
+        return outcome;
+    }
+
+    /// <summary>One read-back request, within a concurrency slot and the request's time limit, counted as a request.</summary>
+    private async Task<StoredComparison> CompareAsync(EntityBatch batch, CancellationToken cancellationToken)
+    {
+        StoredComparison comparison;
+        using (await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
+        {
+            comparison = await WithinTimeLimitAsync(
+                token => _comparison!.CompareStoredAsync(batch, token),
+                unanswered => new StoredComparison(unanswered, []),
+                cancellationToken).ConfigureAwait(false);
+        }
+
+        statistics.Attempt(comparison.Outcome);
+        return comparison;
+    }
+
+    /// <summary>One write request within its time limit.</summary>
+    private Task<BatchOutcome> SendAsync(EntityBatch batch, CancellationToken cancellationToken) =>
+        WithinTimeLimitAsync(token => adapter.WriteBatchAsync(batch, token), unanswered => unanswered, cancellationToken);
+
+    /// <summary>
     /// One request within its time limit. However it ends without an answer from the service — the limit, or a timeout,
     /// reset or failed connection inside the client — it is a transient outcome to retry, never an exception: those are
     /// left for defects.
     /// </summary>
-    private async Task<BatchOutcome> SendAsync(EntityBatch batch, CancellationToken cancellationToken)
+    private async Task<T> WithinTimeLimitAsync<T>(Func<CancellationToken, Task<T>> request, Func<BatchOutcome, T> unanswered, CancellationToken cancellationToken)
     {
         var started = timeProvider.GetTimestamp();
         try
         {
             return await resilience.RequestTimeout.ExecuteAsync(
-                static async (state, token) => await state.Adapter.WriteBatchAsync(state.Batch, token).ConfigureAwait(false),
-                (Adapter: adapter, Batch: batch),
+                static async (send, token) => await send(token).ConfigureAwait(false),
+                request,
                 cancellationToken).ConfigureAwait(false);
         }
         catch (TimeoutRejectedException exception)
         {
-            return new BatchOutcome
+            return unanswered(new BatchOutcome
             {
                 Status = BatchStatus.Transient,
                 Latency = exception.Timeout,
                 Error = string.Create(CultureInfo.InvariantCulture, $"no answer within {exception.Timeout.TotalSeconds:0.#} s (Loader:Retry:AttemptTimeout)"),
-            };
+            });
         }
         catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
         {
-            return new BatchOutcome { Status = BatchStatus.Transient, Latency = timeProvider.GetElapsedTime(started), Error = NoAnswer.Describe(exception) };
+            return unanswered(new BatchOutcome { Status = BatchStatus.Transient, Latency = timeProvider.GetElapsedTime(started), Error = NoAnswer.Describe(exception) });
         }
     }
 

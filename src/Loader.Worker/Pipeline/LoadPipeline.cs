@@ -153,7 +153,7 @@ internal sealed partial class LoadPipeline
         var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets);
         var batchStage = new BatchStage(CreateBatcher(), rejects, watermark, () => readStage.LastRead, IdlePeriod(_settings.MaxBatchDelay), () => batches.Reader.Count == 0);
         var writer = new BatchWriter(
-            _backend, new BatchResilience(_settings.Retry, _statistics, _timeProvider), controls, _statistics, rejects, watermark, resume?.HighestSentBefore ?? 0, _timeProvider, _loggerFactory.CreateLogger<BatchWriter>());
+            _backend, new BatchResilience(_settings.Retry, _statistics, _timeProvider), controls, _statistics, rejects, watermark, resume, _timeProvider, _loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, _settings.MaxParallelBatches * 4), _statistics, _loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
 
         LogStarting(_settings.DryRun ? "Dry run" : "Load", source.Display, _backend.Name, _settings.WriteMode, _settings.MaxParallelBatches);

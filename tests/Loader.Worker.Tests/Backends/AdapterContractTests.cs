@@ -118,6 +118,63 @@ public abstract class AdapterContractTests
     }
 
     [Fact]
+    public async Task Stored_entities_compare_equal_to_the_rows_that_wrote_them_with_every_type()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        var rows = Batch(
+            WriteMode.Insert,
+            Entity(
+                adapter,
+                "p",
+                "a",
+                EntityProperty.FromString("s", "Zürich, ✈"),
+                EntityProperty.FromInt32("n", -42),
+                EntityProperty.FromInt64("big", 9_000_000_000L),
+                EntityProperty.FromDouble("d", 2.5),
+                EntityProperty.FromDouble("whole", 3.0),
+                EntityProperty.FromBoolean("f", false),
+                EntityProperty.FromDateTime("t", new DateTime(2024, 5, 6, 7, 8, 9, 123, DateTimeKind.Utc)),
+                EntityProperty.FromGuid("g", Guid.Parse("0f8fad5b-d9cb-469f-a165-70867728950e"))),
+            Entity(adapter, "p", "b", EntityProperty.FromString("s", "b")));
+        Assert.Equal(BatchStatus.Written, (await adapter.WriteBatchAsync(rows, Cancellation)).Status);
+
+        var comparison = await Comparing(adapter).CompareStoredAsync(rows, Cancellation);
+
+        Assert.Equal(BatchStatus.Written, comparison.Outcome.Status);
+        Assert.Equal([StoredState.Equal, StoredState.Equal], comparison.Entities);
+    }
+
+    [Fact]
+    public async Task A_stored_entity_with_other_values_or_properties_differs_naming_them_and_a_missing_one_is_missing()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        var stored = Batch(
+            WriteMode.Upsert,
+            Entity(adapter, "p", "value", EntityProperty.FromString("v", "one"), EntityProperty.FromInt32("n", 1)),
+            Entity(adapter, "p", "fewer", EntityProperty.FromString("v", "one")),
+            Entity(adapter, "p", "more", EntityProperty.FromString("v", "one"), EntityProperty.FromString("extra", "x")));
+        Assert.Equal(BatchStatus.Written, (await adapter.WriteBatchAsync(stored, Cancellation)).Status);
+
+        var comparison = await Comparing(adapter).CompareStoredAsync(
+            Batch(
+                WriteMode.Insert,
+                Entity(adapter, "p", "value", EntityProperty.FromString("v", "two"), EntityProperty.FromInt32("n", 1)),
+                Entity(adapter, "p", "fewer", EntityProperty.FromString("v", "one"), EntityProperty.FromInt32("n", 2)),
+                Entity(adapter, "p", "more", EntityProperty.FromString("v", "one")),
+                Entity(adapter, "p", "absent", EntityProperty.FromString("v", "one"))),
+            Cancellation);
+
+        Assert.Equal(BatchStatus.Written, comparison.Outcome.Status);
+        Assert.Equal(
+            [new StoredState(StoredMatch.Different, "it differs in 'v'"), new StoredState(StoredMatch.Different, "it differs in 'n'"), new StoredState(StoredMatch.Different, "it differs in 'extra'"), StoredState.Missing],
+            comparison.Entities);
+    }
+
+    /// <summary>The adapter's read-back: every adapter of a store has one.</summary>
+    protected static IStoredEntityComparison Comparing(IBackendAdapter adapter) =>
+        Assert.IsAssignableFrom<IStoredEntityComparison>(adapter);
+
+    [Fact]
     public async Task Throttling_surfaces_as_throttled_with_its_retry_after()
     {
         await using var adapter = await CreateThrottlingAdapterAsync();

@@ -40,7 +40,7 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     private BatchWriter Writer(IBackendAdapter adapter) => new(
-        adapter, new BatchResilience(_retry, _statistics, TimeProvider.System), _controls, _statistics, _rejects, _watermark, 0, TimeProvider.System, NullLogger<BatchWriter>.Instance);
+        adapter, new BatchResilience(_retry, _statistics, TimeProvider.System), _controls, _statistics, _rejects, _watermark, null, TimeProvider.System, NullLogger<BatchWriter>.Instance);
 
     private static ReadyBatch Batch(int rows)
     {

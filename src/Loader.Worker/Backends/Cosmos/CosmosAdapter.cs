@@ -15,7 +15,7 @@ namespace Loader.Worker.Backends.Cosmos;
 /// chosen: it allows at most 10 operations per item and cannot create a missing item.
 /// </para>
 /// </summary>
-internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
+internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, IStoredEntityComparison
 {
     private static readonly TransactionalBatchItemRequestOptions s_noContent = new() { EnableContentResponseOnWrite = false };
     private static readonly ItemRequestOptions s_noContentItem = new() { EnableContentResponseOnWrite = false };
@@ -78,6 +78,41 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
                 Latency = _timeProvider.GetElapsedTime(started),
                 Error = $"no answer from the service: {exception.GetBaseException().Message}",
             };
+        }
+    }
+
+    /// <summary>Reads the batch's items in one ReadMany request and compares each with the row as it is written.</summary>
+    public async Task<StoredComparison> CompareStoredAsync(EntityBatch batch, CancellationToken cancellationToken)
+    {
+        var started = _timeProvider.GetTimestamp();
+        try
+        {
+            using var existing = await ReadExistingAsync(batch, new PartitionKey(batch.PartitionKey), cancellationToken).ConfigureAwait(false);
+            var latency = _timeProvider.GetElapsedTime(started);
+            if (existing.Failure is { } failure)
+            {
+                return new StoredComparison(failure with { Latency = latency }, []);
+            }
+
+            var states = new StoredState[batch.Entities.Count];
+            for (var i = 0; i < states.Length; i++)
+            {
+                var entity = batch.Entities[i];
+                using var written = await JsonDocument.ParseAsync(_json.Serialize(entity), cancellationToken: cancellationToken).ConfigureAwait(false);
+                states[i] = CosmosItemComparison.Compare(written.RootElement, existing.Items.TryGetValue(entity.RowKey, out var item) ? item.Body : null);
+            }
+
+            return new StoredComparison(BatchOutcome.Written(200, latency, existing.RequestCharge) with { Answers = states.Length }, states);
+        }
+        catch (CosmosException exception) when (!cancellationToken.IsCancellationRequested)
+        {
+            return new StoredComparison(CosmosOutcomes.FromException(exception, _timeProvider.GetElapsedTime(started)), []);
+        }
+        catch (HttpRequestException exception) when (!cancellationToken.IsCancellationRequested)
+        {
+            return new StoredComparison(
+                new BatchOutcome { Status = BatchStatus.Transient, Latency = _timeProvider.GetElapsedTime(started), Error = $"no answer from the service: {exception.GetBaseException().Message}" },
+                []);
         }
     }
 
@@ -211,7 +246,7 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
             : await _container.CreateItemStreamAsync(stream, partitionKey, s_noContentItem, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>The items of the batch that exist already, with their ETags (Merge).</summary>
+    /// <summary>The items of the batch that exist already, with their ETags (Merge, and comparing a resumed Insert's conflicts).</summary>
     private async Task<ExistingItems> ReadExistingAsync(EntityBatch batch, PartitionKey partitionKey, CancellationToken cancellationToken)
     {
         var keys = batch.Entities.Select(entity => (entity.RowKey, partitionKey)).ToList();
@@ -227,7 +262,7 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput
                 RequestCharge = charge,
                 RetryAfter = CosmosOutcomes.RetryAfter(response.Headers),
                 ThrottledResponses = status == 429 ? 1 : 0,
-                Error = "reading the items to merge failed: " + CosmosOutcomes.Describe(status, response.ErrorMessage),
+                Error = "reading the batch's stored items failed: " + CosmosOutcomes.Describe(status, response.ErrorMessage),
             };
             return new ExistingItems(null, charge, failure);
         }

@@ -9,7 +9,7 @@ namespace Loader.Worker.Backends.Tables;
 /// Table Storage, Azurite or Cosmos DB for Table. One attempt per call: the client's retries are off
 /// (<see cref="TableClientFactory.Options"/>), and whatever the service answered comes back as a <see cref="BatchOutcome"/>.
 /// </summary>
-internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe
+internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntityComparison
 {
     /// <summary>The partition of the probe entity <see cref="ProbeWriteAsync"/> writes: apart from any load's rows.</summary>
     public const string ProbePartitionKey = "loader-check";
@@ -85,6 +85,34 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe
         catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken) || IsUnreadableAnswer(exception, headers.Value is not null, cancellationToken))
         {
             return TableOutcomes.NoAnswer(exception, _timeProvider.GetElapsedTime(started));
+        }
+    }
+
+    /// <summary>Reads each entity of the batch by its keys (point reads, all at once) and compares it with the row.</summary>
+    public async Task<StoredComparison> CompareStoredAsync(EntityBatch batch, CancellationToken cancellationToken)
+    {
+        var started = _timeProvider.GetTimestamp();
+        try
+        {
+            var reads = batch.Entities
+                .Select(entity => _client.GetEntityIfExistsAsync<TableEntity>(entity.PartitionKey, entity.RowKey, cancellationToken: cancellationToken))
+                .ToArray();
+            var stored = await Task.WhenAll(reads).ConfigureAwait(false);
+            var states = new StoredState[stored.Length];
+            for (var i = 0; i < stored.Length; i++)
+            {
+                states[i] = TableEntityComparison.Compare(batch.Entities[i], stored[i].HasValue ? stored[i].Value : null);
+            }
+
+            return new StoredComparison(BatchOutcome.Written(200, _timeProvider.GetElapsedTime(started), null) with { Answers = stored.Length }, states);
+        }
+        catch (RequestFailedException exception) when (exception.Status != 0)
+        {
+            return new StoredComparison(TableOutcomes.Refused(exception, null, batch, _timeProvider.GetElapsedTime(started)), []);
+        }
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
+        {
+            return new StoredComparison(TableOutcomes.NoAnswer(exception, _timeProvider.GetElapsedTime(started)), []);
         }
     }
 

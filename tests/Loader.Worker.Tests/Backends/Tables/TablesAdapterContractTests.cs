@@ -22,6 +22,23 @@ public sealed class TablesAdapterContractTests(AzuriteFixture azurite) : Adapter
         return await CreateAsync(connection);
     }
 
+    [Fact]
+    public async Task A_stored_entity_of_another_EDM_type_differs_and_a_double_that_is_not_finite_compares_equal()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        var rows = Batch(WriteMode.Upsert, Entity(adapter, "p", "k", EntityProperty.FromInt64("n", 7), EntityProperty.FromDouble("inf", double.NegativeInfinity)));
+        Assert.Equal(BatchStatus.Written, (await adapter.WriteBatchAsync(rows, Cancellation)).Status);
+
+        var comparison = await Comparing(adapter).CompareStoredAsync(
+            Batch(
+                WriteMode.Insert,
+                Entity(adapter, "p", "k", EntityProperty.FromInt64("n", 7), EntityProperty.FromDouble("inf", double.NegativeInfinity)),
+                Entity(adapter, "p", "k", EntityProperty.FromInt32("n", 7), EntityProperty.FromDouble("inf", double.NegativeInfinity))),
+            Cancellation);
+
+        Assert.Equal([StoredState.Equal, new StoredState(StoredMatch.Different, "it differs in 'n'")], comparison.Entities);
+    }
+
     private async Task<IBackendAdapter> CreateAsync(string connectionString)
     {
         var table = AzuriteFixture.UniqueTableName("contract");
