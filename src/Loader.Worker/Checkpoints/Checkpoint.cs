@@ -5,13 +5,18 @@ namespace Loader.Worker.Checkpoints;
 
 /// <summary>
 /// Where a load stood: every well-formed record before <see cref="NextRecord"/> is settled, and of those after it up to
-/// <see cref="ReadUpTo"/>, all but the <see cref="Pending"/> ones. Written every few seconds and at the end; read at
-/// start to resume. Tied to its input and settings by <see cref="Input"/> and <see cref="Settings"/>, so it is never
-/// applied to another load. Version 1 (no <see cref="ReadUpTo"/>) is read as a watermark alone.
+/// <see cref="ReadUpTo"/>, all but the <see cref="Pending"/> ones. Written every second or so and at the end; read at
+/// start to resume. Tied to its input and settings by <see cref="Input"/>, <see cref="Parts"/> and <see cref="Settings"/>,
+/// so it is never applied to another load, and to the records it settled by <see cref="Prefix"/>, which a restart checks
+/// as it reads past them. Version 1 (no <see cref="ReadUpTo"/>) is read as a watermark alone; versions 1 and 2 (no
+/// <see cref="Prefix"/>) are resumed as before, without that proof.
 /// </summary>
 internal sealed record Checkpoint
 {
-    public const int CurrentVersion = 2;
+    public const int CurrentVersion = 3;
+
+    /// <summary>The first version that records <see cref="Parts"/> and <see cref="Prefix"/>.</summary>
+    public const int FingerprintVersion = 3;
 
     public int Version { get; init; } = CurrentVersion;
 
@@ -39,6 +44,16 @@ internal sealed record Checkpoint
     public InputDamage? Damage { get; init; }
 
     public required InputIdentity Input { get; init; }
+
+    /// <summary>The input's parts when the checkpoint was written: names, sizes, ETags or write times (version 3 on).</summary>
+    public IReadOnlyList<InputPartState> Parts { get; init; } = [];
+
+    /// <summary>
+    /// The fingerprint of the records read, at points up to <see cref="ReadUpTo"/> (the last one there; when nothing was
+    /// read after a resume, at <see cref="NextRecord"/> - 1): a few spread before <see cref="NextRecord"/>, and every
+    /// chunk's from the one before it on (version 3 on).
+    /// </summary>
+    public IReadOnlyList<PrefixMark> Prefix { get; init; } = [];
 
     /// <summary>The settings that decide what is written where, by key.</summary>
     public required IReadOnlyDictionary<string, string> Settings { get; init; }

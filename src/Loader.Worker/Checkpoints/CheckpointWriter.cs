@@ -30,6 +30,9 @@ internal sealed partial class CheckpointWriter(
     /// <summary>How long checkpoints may fail before the load stops: three intervals, at least ten seconds.</summary>
     public TimeSpan LostAfter { get; } = TimeSpan.FromTicks(Math.Max(3 * interval.Ticks, TimeSpan.FromSeconds(10).Ticks));
 
+    /// <summary>Whether a checkpoint may be written on the interval yet: not while what it would vouch for is unproven.</summary>
+    public Func<bool> Ready { get; init; } = static () => true;
+
     /// <summary>Fires when no checkpoint has been written for <see cref="LostAfter"/>.</summary>
     public CancellationToken Lost => _lost.Token;
 
@@ -46,7 +49,7 @@ internal sealed partial class CheckpointWriter(
         {
             while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
             {
-                if (!await WriteAsync(completed: false, cancellationToken).ConfigureAwait(false)
+                if (Ready() && !await WriteAsync(completed: false, cancellationToken).ConfigureAwait(false)
                     && timeProvider.GetElapsedTime(Math.Max(Interlocked.Read(ref _lastWritten), _started)) > LostAfter)
                 {
                     LogLost(LostAfter.TotalSeconds, LastFailure ?? "");
@@ -98,6 +101,8 @@ internal sealed partial class CheckpointWriter(
             Completed = completed,
             UpdatedAt = timeProvider.GetUtcNow(),
             Input = resume.Input,
+            Parts = resume.Parts,
+            Prefix = position.Prefix,
             Settings = resume.Settings,
             Damage = damage,
         };

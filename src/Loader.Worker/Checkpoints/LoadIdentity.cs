@@ -29,6 +29,12 @@ internal static class LoadIdentity
                 : $"input '{input.Name}' has changed since {since}";
         }
 
+        return SettingsMismatch(recordedSettings, settings);
+    }
+
+    /// <summary>Which settings that decide what is written where differ from those recorded, each named; null when none does.</summary>
+    public static string? SettingsMismatch(IReadOnlyDictionary<string, string> recordedSettings, IReadOnlyDictionary<string, string> settings)
+    {
         var differing = settings.Keys.Union(recordedSettings.Keys)
             .Select(key => (Key: key, Was: AsWritten(recordedSettings.GetValueOrDefault(key)), Is: AsWritten(settings.GetValueOrDefault(key))))
             .Where(setting => setting.Was != setting.Is)

@@ -25,12 +25,19 @@ internal sealed class RecordWatermark
     private long _batched;
     private long _batchedLine;
     private long _highestSent;
+    private readonly PrefixMarks _marks = new();
 
     /// <param name="resumedAfter">Records already settled by an earlier run (0 for a fresh load).</param>
-    public RecordWatermark(long resumedAfter = 0)
+    /// <param name="resumedAt">The input's fingerprint up to <paramref name="resumedAfter"/>, when the load keeps one.</param>
+    public RecordWatermark(long resumedAfter = 0, PrefixMark? resumedAt = null)
     {
         _batched = resumedAfter;
         _base = resumedAfter + 1;
+        if (resumedAt is not null)
+        {
+            _batchedLine = resumedAt.Line;
+            _marks.Add(resumedAt);
+        }
     }
 
     /// <summary>The next record not known to be settled: a restart reads from here.</summary>
@@ -119,8 +126,11 @@ internal sealed class RecordWatermark
         }
     }
 
-    /// <summary>Every record up to <paramref name="record"/> (on <paramref name="line"/>) has passed the batch stage: into a batch, or settled before it.</summary>
-    public void Batched(long record, long line)
+    /// <summary>
+    /// Every record up to <paramref name="record"/> (on <paramref name="line"/>) has passed the batch stage: into a batch,
+    /// or settled before it. <paramref name="fingerprint"/> is the input's fingerprint up to it, when the load keeps one.
+    /// </summary>
+    public void Batched(long record, long line, UInt128? fingerprint = null)
     {
         lock (_lock)
         {
@@ -128,6 +138,10 @@ internal sealed class RecordWatermark
             {
                 _batched = record;
                 _batchedLine = line;
+                if (fingerprint is { } hash)
+                {
+                    _marks.Add(new PrefixMark(record, line, Csv.RecordSequenceHash.Text(hash)));
+                }
             }
         }
     }
@@ -170,7 +184,8 @@ internal sealed class RecordWatermark
                 }
             }
 
-            return new WatermarkSnapshot(next, _batched, _batchedLine, ranges, _pending);
+            _marks.SettledBelow(next);
+            return new WatermarkSnapshot(next, _batched, _batchedLine, ranges, _pending) { Prefix = _marks.Snapshot() };
         }
     }
 
@@ -234,4 +249,8 @@ internal sealed class RecordWatermark
 /// <param name="ReadUpToLine">The line on which that record starts.</param>
 /// <param name="Pending">The records from the watermark to <paramref name="ReadUpTo"/> still in batches, as [first, last] ranges.</param>
 /// <param name="PendingRows">How many they are.</param>
-internal sealed record WatermarkSnapshot(long NextRecord, long ReadUpTo, long ReadUpToLine, IReadOnlyList<long[]> Pending, long PendingRows);
+internal sealed record WatermarkSnapshot(long NextRecord, long ReadUpTo, long ReadUpToLine, IReadOnlyList<long[]> Pending, long PendingRows)
+{
+    /// <summary>The input's fingerprint at points up to <see cref="ReadUpTo"/> (see <see cref="PrefixMarks"/>).</summary>
+    public IReadOnlyList<PrefixMark> Prefix { get; init; } = [];
+}

@@ -31,14 +31,19 @@ internal sealed partial class ResumePlanner(
 {
     private readonly string _checkpointPath = OutputFiles.Display(settings.CheckpointPath) ?? "";
 
-    /// <summary>Reads the checkpoint in <paramref name="store"/> and moves <paramref name="reader"/> past the records it shows settled.</summary>
-    /// <exception cref="CheckpointRefusedException">The checkpoint is not one, or belongs to another load.</exception>
+    /// <summary>
+    /// Reads the checkpoint in <paramref name="store"/> and moves <paramref name="reader"/> past the records it shows
+    /// settled, folding them into <paramref name="fingerprint"/> (when the load keeps one) and checking the checkpoint's
+    /// fingerprint marks among them as it goes.
+    /// </summary>
+    /// <exception cref="CheckpointRefusedException">The checkpoint is not one, belongs to another load, or the records it settled are not those of this input.</exception>
     /// <exception cref="CheckpointUnavailableException">The checkpoint could not be read.</exception>
     /// <exception cref="DamagedInputException">A compressed part is damaged before the records to skip end.</exception>
     /// <exception cref="InputUnavailableException">Reading past the settled records failed.</exception>
-    public async Task<ResumePoint> PlanAsync(ICheckpointStore store, InputSource source, CsvRecordReader reader, CancellationToken cancellationToken)
+    public async Task<ResumePoint> PlanAsync(ICheckpointStore store, InputSource source, CsvRecordReader reader, RecordSequenceHash? fingerprint, CancellationToken cancellationToken)
     {
         var input = source.Identify();
+        var parts = InputPartState.Of(source);
         var identity = IdentifyingSettings.Of(settings);
         var checkpoint = await ReadAsync(store, cancellationToken).ConfigureAwait(false);
         if (checkpoint is null || checkpoint.Completed)
@@ -48,20 +53,30 @@ internal sealed partial class ResumePlanner(
                 LogPreviousCompleted(_checkpointPath);
             }
 
-            return new ResumePoint(0, 0, input, identity);
+            return new ResumePoint(0, 0, input, identity) { Parts = parts };
         }
 
-        // After a damaged part stopped the earlier run, that part may have changed (it was repaired); nothing else may.
-        var repaired = checkpoint.Input != input && IsRepairOf(checkpoint, source, input);
-        if (LoadIdentity.Mismatch(repaired ? checkpoint with { Input = input } : checkpoint, input, identity) is { } mismatch)
+        var proven = checkpoint.Version >= Checkpoint.FingerprintVersion;
+        var rewritten = proven ? CheckpointInputMatch.Rewritten(checkpoint, parts) : [];
+        if (CheckpointInputMatch.Mismatch(checkpoint, source, input, parts, identity) is { } mismatch)
         {
             throw new CheckpointRefusedException(
                 $"Loader:CheckpointPath '{_checkpointPath}' belongs to another load: {mismatch}. Delete it or give another path to load from the top.");
         }
 
-        if (repaired)
+        if (!proven)
         {
-            LogResumingRepaired(checkpoint.Damage!.Part, checkpoint.Damage.Offset, _checkpointPath);
+            LogUnproven(_checkpointPath, checkpoint.Version);
+        }
+
+        if (checkpoint.Damage is { } damage && CheckpointInputMatch.Replaced(checkpoint, input, parts, damage.Part))
+        {
+            LogResumingRepaired(damage.Part, damage.Offset, _checkpointPath);
+        }
+
+        foreach (var part in rewritten)
+        {
+            LogRewritten(part, _checkpointPath);
         }
 
         var skip = canSkipUnread ? checkpoint.NextRecord - 1 : 0;
@@ -71,14 +86,24 @@ internal sealed partial class ResumePlanner(
             LogRereadingCompressed(skip, compressed);
         }
 
-        var skipped = SkipSettled(reader, skip);
+        var check = proven && fingerprint is not null
+            ? new PrefixCheck([.. checkpoint.Prefix.OrderBy(mark => mark.Record)], fingerprint, new PrefixMismatch(_checkpointPath, source, rewritten).Describe)
+            : null;
+        var skipped = SkipSettled(reader, skip, fingerprint, check);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);
         var window = checkpoint.ReadUpTo >= checkpoint.NextRecord || (skip == 0 && checkpoint.ReadUpTo > 0)
             ? new ResumeWindow(checkpoint.ReadUpTo, checkpoint.ReadUpToLine, checkpoint.Pending)
             : null;
         var resend = window?.Pending.Sum(range => range[1] - range[0] + 1) ?? 0;
         LogResuming(skipped, checkpoint.NextRecord, window?.ReadUpTo ?? skipped, resend, _checkpointPath);
-        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity) { Window = window, ResumedAt = checkpoint.NextRecord };
+        return new ResumePoint(skipped, checkpoint.HighestSent, input, identity)
+        {
+            Window = window,
+            ResumedAt = checkpoint.NextRecord,
+            Parts = parts,
+            SkippedTo = fingerprint is not null && skipped > 0 ? new PrefixMark(skipped, reader.LastSkippedLine, RecordSequenceHash.Text(fingerprint.Current)) : null,
+            Check = check is { Done: false } ? check : null,
+        };
     }
 
     private async Task<Checkpoint?> ReadAsync(ICheckpointStore store, CancellationToken cancellationToken)
@@ -98,21 +123,24 @@ internal sealed partial class ResumePlanner(
     }
 
     /// <summary>
-    /// Whether the checkpoint was written by a load that stopped at a damaged compressed part, and this input is the same
-    /// but for that part (replaced, as a repaired or downloaded-again file is).
+    /// Reads past the records an earlier run settled, folding them into the fingerprint and checking the marks among
+    /// them; a compressed part damaged before them stops the load here too.
     /// </summary>
-    private static bool IsRepairOf(Checkpoint checkpoint, InputSource source, InputIdentity input) =>
-        checkpoint.Damage is { } damage
-        && checkpoint.Input.Name == input.Name
-        && source.Parts.Any(part => part.Name == damage.Part)
-        && source.IdentifyAllBut(damage.Part) == damage.Rest;
-
-    /// <summary>Reads past the records an earlier run settled; a compressed part damaged before them stops the load here too.</summary>
-    private static long SkipSettled(CsvRecordReader reader, long records)
+    private static long SkipSettled(CsvRecordReader reader, long records, RecordSequenceHash? fingerprint, PrefixCheck? check)
     {
         try
         {
-            return reader.Skip(records);
+            long skipped = 0;
+            while (check is not null && check.NextMark <= records)
+            {
+                skipped += reader.Skip(check.NextMark - skipped, fingerprint);
+                if ((skipped < check.NextMark ? check.Ended() : check.Check()) is { } changed)
+                {
+                    throw new CheckpointRefusedException(changed);
+                }
+            }
+
+            return skipped + reader.Skip(records - skipped, fingerprint);
         }
         catch (DamagedInputException exception)
         {
@@ -135,4 +163,10 @@ internal sealed partial class ResumePlanner(
 
     [LoggerMessage(Level = LogLevel.Information, Message = "The checkpoint at {CheckpointPath} records a completed load: this is a new load from the top")]
     private partial void LogPreviousCompleted(string checkpointPath);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "The checkpoint at {CheckpointPath} was written by an earlier loader (checkpoint version {Version}): it holds no fingerprint of the records it settled, so it cannot prove they are this input's; a change inside the input that keeps its size goes unnoticed. Resuming as that loader did; the checkpoints written from now on hold the fingerprint")]
+    private partial void LogUnproven(string checkpointPath, int version);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Input part {Part} has been rewritten since the checkpoint at {CheckpointPath} was written: the records the checkpoint settled are compared with its fingerprint as they are read again")]
+    private partial void LogRewritten(string part, string checkpointPath);
 }

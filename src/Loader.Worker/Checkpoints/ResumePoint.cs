@@ -16,4 +16,13 @@ internal sealed record ResumePoint(long SkipRecords, long HighestSentBefore, Inp
 
     /// <summary>The records after the watermark the earlier run had read, of which only the pending ones are sent again; null when it recorded none.</summary>
     public ResumeWindow? Window { get; init; }
+
+    /// <summary>The input's parts as this run found them, for its checkpoints.</summary>
+    public IReadOnlyList<InputPartState> Parts { get; init; } = [];
+
+    /// <summary>The input's fingerprint up to <see cref="SkipRecords"/>, where this run starts reading; null when it keeps none or skips nothing.</summary>
+    public PrefixMark? SkippedTo { get; init; }
+
+    /// <summary>The marks of the earlier run's fingerprint still to pass as the records after <see cref="SkipRecords"/> are read; null when none are.</summary>
+    public PrefixCheck? Check { get; init; }
 }

@@ -139,14 +139,18 @@ internal sealed class CsvRecordReader : IDisposable
         }
     }
 
-    /// <summary>Skips well-formed records without mapping them (resuming after a checkpoint); returns how many were skipped.</summary>
-    public long Skip(long records)
+    /// <summary>
+    /// Skips well-formed records without mapping them (resuming after a checkpoint), folding each into
+    /// <paramref name="fingerprint"/> when given; returns how many were skipped.
+    /// </summary>
+    public long Skip(long records, RecordSequenceHash? fingerprint = null)
     {
         long skipped = 0;
         while (skipped < records && _reader.Read())
         {
             skipped++;
             LastSkippedLine = _reader.LineNumber;
+            fingerprint?.Add(RecordSequenceHash.Digest(_reader.RawRecord));
         }
 
         MalformedSkipped += _malformed.Count;

@@ -125,7 +125,7 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
 
         using (stream)
         {
-            return new InputSource(path, [new LocalFilePart(path, stream.Length) { Compression = CompressionChoice.For(compression, path) }]);
+            return new InputSource(path, [new LocalFilePart(path, stream.Length) { Compression = CompressionChoice.For(compression, path), Modified = File.GetLastWriteTimeUtc(path) }]);
         }
     }
 

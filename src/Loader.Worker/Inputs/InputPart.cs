@@ -12,6 +12,9 @@ internal abstract record InputPart(string Name, long Length)
     /// <summary>What identifies this version of the part without reading it (a blob's ETag); null when there is none.</summary>
     public abstract string? Version { get; }
 
+    /// <summary>When the part was last written, where the storage says and <see cref="Version"/> does not tell it (a local file); null otherwise.</summary>
+    public virtual DateTimeOffset? LastModified => null;
+
     /// <summary>
     /// Opens the part's CSV text from the start, decompressed as it is read when the part is compressed;
     /// <paramref name="bufferSize"/> is how much to fetch at a time, and the bytes as stored count into <paramref name="progress"/>.

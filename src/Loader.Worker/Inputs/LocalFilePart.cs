@@ -7,6 +7,11 @@ internal sealed record LocalFilePart(string Path, long Length) : InputPart(Syste
 {
     public override string? Version => null;
 
+    /// <summary>The file's last write time when the input was opened.</summary>
+    public DateTimeOffset? Modified { get; init; }
+
+    public override DateTimeOffset? LastModified => Modified;
+
     protected override Stream OpenStored(int bufferSize) =>
         new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
 

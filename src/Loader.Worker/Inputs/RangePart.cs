@@ -11,6 +11,8 @@ internal sealed record RangePart(InputPart Whole, long HeaderBytes, long Start, 
     /// <summary>The part's version and the range: a checkpoint of one range never applies to another.</summary>
     public override string? Version => $"{Whole.Version ?? "size " + Whole.Length}; bytes {Start}-{End}";
 
+    public override DateTimeOffset? LastModified => Whole.LastModified;
+
     protected override Stream OpenStored(int bufferSize)
     {
         if (Start == 0)

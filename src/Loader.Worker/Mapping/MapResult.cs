@@ -8,6 +8,9 @@ namespace Loader.Worker.Mapping;
 /// </summary>
 internal readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText, bool OtherShard = false)
 {
+    /// <summary>The record's digest for the input's fingerprint (<see cref="Csv.RecordSequenceHash"/>), when the load keeps one.</summary>
+    public ulong Digest { get; init; }
+
     public bool Skipped => Entity is null && RejectReason is null && !OtherShard;
 
     /// <summary>A record another shard writes or rejects.</summary>

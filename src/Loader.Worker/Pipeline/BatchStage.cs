@@ -1,5 +1,4 @@
 using System.Threading.Channels;
-using Loader.Abstractions;
 using Loader.Worker.Batching;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Rejects;
@@ -15,10 +14,10 @@ namespace Loader.Worker.Pipeline;
 /// the buffer, and the checkpoint's pending ranges keep a restart from re-sending more than it holds.
 /// </summary>
 internal sealed class BatchStage(
-    PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, Func<(long Record, long Line)> lastRead, TimeSpan idlePeriod, Func<bool> dispatcherWaits)
+    PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, TimeSpan idlePeriod, Func<bool> dispatcherWaits)
 {
     /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
-    public void Run(ChannelReader<LoadEntity[]> input, ChannelWriter<ReadyBatch> output)
+    public void Run(ChannelReader<ReadChunk> input, ChannelWriter<ReadyBatch> output)
     {
         Exception? failure = null;
         var ready = new List<ReadyBatch>();
@@ -27,7 +26,7 @@ internal sealed class BatchStage(
         {
             while (BlockingChannel.TryRead(input, out var chunk, idlePeriod, () => PassOnWithLingered(ready, output)))
             {
-                foreach (var entity in chunk)
+                foreach (var entity in chunk.Entities)
                 {
                     if (batcher.Add(entity, ready) is { Resolution: DuplicateResolution.LaterRejected } duplicate)
                     {
@@ -46,13 +45,11 @@ internal sealed class BatchStage(
                 // The chunk's batches go together: the dispatcher then wakes once per chunk, not once per batch. Whether
                 // it waits is asked before they go: it took all the earlier chunks gave it.
                 PassOnWithLingered(ready, output);
-                watermark.Batched(chunk[^1].Origin.Record, chunk[^1].Origin.Line);
+                watermark.Batched(chunk.Through.Record, chunk.Through.Line, chunk.Fingerprint);
             }
 
             batcher.Flush(ready);
             PassOn(ready, output);
-            var (record, line) = lastRead();
-            watermark.Batched(record, line); // rejects after the last entity are settled too
         }
         catch (Exception exception)
         {

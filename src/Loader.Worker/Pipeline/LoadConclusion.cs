@@ -1,4 +1,5 @@
 using System.Globalization;
+using Loader.Worker.Checkpoints;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Reporting;
 
@@ -40,6 +41,12 @@ internal static class LoadConclusion
         {
             return new(LoadOutcomeKind.CheckpointLost, string.Create(CultureInfo.InvariantCulture,
                 $"no checkpoint could be written for {lost.After.TotalSeconds:0} s ({lost.LastFailure}): the load stopped after {counts.RowsRead:N0} rows rather than run on without the crash safety Loader:CheckpointPath asks for; fix the checkpoint's location and run again to resume"));
+        }
+
+        if (end.InputFailure is CheckpointRefusedException changed)
+        {
+            // The input differs from the one the resumed checkpoint settled records of: nothing after the difference was sent.
+            return new(LoadOutcomeKind.InvalidConfiguration, changed.Message);
         }
 
         if (end.InputFailure is DamagedInputException damaged)

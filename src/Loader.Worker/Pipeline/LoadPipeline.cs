@@ -136,22 +136,27 @@ internal sealed partial class LoadPipeline
         using var reader = _parts.Input.OpenReader(input);
         var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Header), reader.TextEncoding);
         var checkpoints = _settings.DryRun || _parts.Outputs.For("Loader:CheckpointPath", _settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
-        var resume = checkpoints is null ? null : await _parts.Resume.PlanAsync(checkpoints, source, reader, abort).ConfigureAwait(false);
+        var fingerprint = checkpoints is null ? null : new RecordSequenceHash();
+        var resume = checkpoints is null ? null : await _parts.Resume.PlanAsync(checkpoints, source, reader, fingerprint, abort).ConfigureAwait(false);
         run.ResumedAtRecord = resume is { Resumed: true } resumed ? resumed.ResumedAt : null;
-        var watermark = new RecordWatermark(resume?.SkipRecords ?? 0);
+        var watermark = new RecordWatermark(resume?.SkipRecords ?? 0, resume?.SkippedTo);
         await _parts.Target.PrepareAsync(abort).ConfigureAwait(false);
 
         using var rejects = await _parts.Rejects.OpenAsync(KeepRejectsUpToLine(resume, reader), source.Lines, abort).ConfigureAwait(false);
+        var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets, fingerprint, resume?.Check);
         using var checkpointWriter = checkpoints is null || resume is null
             ? null
-            : new CheckpointWriter(checkpoints, resume, watermark, rejects.FlushAsync, _settings.CheckpointInterval, _timeProvider, _loggerFactory.CreateLogger<CheckpointWriter>());
+            : new CheckpointWriter(checkpoints, resume, watermark, rejects.FlushAsync, _settings.CheckpointInterval, _timeProvider, _loggerFactory.CreateLogger<CheckpointWriter>())
+            {
+                // Until the records the resumed checkpoint settled are proven this input's, a new one would vouch for them.
+                Ready = () => readStage.Proven,
+            };
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(stopReading, rejects.LimitExceeded, checkpointWriter?.Lost ?? CancellationToken.None);
         // Few chunks in between: rows waiting here are rows the garbage collector must copy.
-        var rows = Channel.CreateBounded<LoadEntity[]>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
+        var rows = Channel.CreateBounded<ReadChunk>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(_settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets);
-        var batchStage = new BatchStage(CreateBatcher(), rejects, watermark, () => readStage.LastRead, IdlePeriod(_settings.MaxBatchDelay), () => batches.Reader.Count == 0);
+        var batchStage = new BatchStage(CreateBatcher(), rejects, watermark, IdlePeriod(_settings.MaxBatchDelay), () => batches.Reader.Count == 0);
         var writer = new BatchWriter(
             _backend, new BatchResilience(_settings.Retry, _statistics, _timeProvider), controls, _statistics, rejects, watermark, resume, _timeProvider, _loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, _settings.MaxParallelBatches * 4), _statistics, _loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
@@ -188,10 +193,11 @@ internal sealed partial class LoadPipeline
                 keepsCheckpoint: !string.IsNullOrWhiteSpace(_settings.CheckpointPath) && !_settings.DryRun);
             run.LinesRead = reader.LinesRead;
 
-            // The rejects first: they are stored before the checkpoint that counts them as settled.
-            var stored = checkpointWriter is not null
+            // The rejects first: they are stored before the checkpoint that counts them as settled. An input that differs
+            // from the one the resumed checkpoint settled records of leaves that checkpoint as it is, so it is refused again.
+            var stored = readStage.InputFailure is CheckpointRefusedException || (checkpointWriter is not null
                 ? await checkpointWriter.WriteAsync(completed: outcome.Kind == LoadOutcomeKind.Completed, CancellationToken.None, DamageOf(readStage, source)).ConfigureAwait(false)
-                : await _parts.Rejects.PublishAsync(rejects).ConfigureAwait(false);
+                : await _parts.Rejects.PublishAsync(rejects).ConfigureAwait(false));
             if (!stored && outcome.Kind == LoadOutcomeKind.Completed)
             {
                 // A load that cannot keep its outputs has not succeeded, however well its rows went.

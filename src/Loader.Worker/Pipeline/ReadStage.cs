@@ -12,38 +12,63 @@ namespace Loader.Worker.Pipeline;
 /// First stage: reads records, maps them to entities (on <c>mapThreads</c> threads, results in input order) and
 /// passes them on in chunks: one channel item per chunk keeps hand-over cost per row small. Rows that cannot
 /// be mapped go to the rejects here. After a resume, records in the earlier run's <see cref="ResumeWindow"/> that it
-/// settled are skipped, unmapped.
+/// settled are skipped, unmapped. A load that keeps a checkpoint folds every well-formed record into the input's
+/// fingerprint; after a resume it compares it with the earlier run's marks still to pass, and holds back the rows read
+/// after the last mark it passed until it passes the next: nothing is sent from an input that turns out to differ.
 /// </summary>
-internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> createMapper, int mapThreads, RejectSink rejects, LoadStatistics statistics, ResumeWindow? window = null, long? recordLimit = null, KeyBucketFilter? buckets = null)
+internal sealed class ReadStage(
+    CsvRecordReader reader,
+    Func<EntityMapper> createMapper,
+    int mapThreads,
+    RejectSink rejects,
+    LoadStatistics statistics,
+    ResumeWindow? window = null,
+    long? recordLimit = null,
+    KeyBucketFilter? buckets = null,
+    RecordSequenceHash? fingerprint = null,
+    PrefixCheck? check = null)
 {
     internal const int ChunkSize = 512;
+
+    // Chunks read after the last mark passed, sent once the next one is.
+    private readonly List<ReadChunk> _held = [];
+    private bool _proven;
 
     /// <summary>The highest well-formed record number read so far, and the line it starts on.</summary>
     public (long Record, long Line) LastRead { get; private set; }
 
+    /// <summary>
+    /// Whether the records a resumed checkpoint settled are proven this input's: the read stage has passed every mark of
+    /// its fingerprint (true at once when there are none). Read from other threads.
+    /// </summary>
+    public bool Proven => check is null || Volatile.Read(ref _proven);
+
     /// <summary>True once every record of the input was read.</summary>
     public bool ReachedEnd { get; private set; }
 
-    /// <summary>Why reading stopped early when the input itself failed (an I/O error); rows read before it still flow on.</summary>
+    /// <summary>
+    /// Why reading stopped early when the input itself failed (an I/O error), or differs from the one the resumed
+    /// checkpoint settled records of (<see cref="CheckpointRefusedException"/>: nothing after the difference is sent);
+    /// rows read before it still flow on.
+    /// </summary>
     public Exception? InputFailure { get; private set; }
 
     /// <summary>Runs until the input ends, fails, or <paramref name="stopReading"/> fires; always completes <paramref name="output"/> normally so what was read is still written. Blocks: run it on its own thread.</summary>
-    public void Run(ChannelWriter<LoadEntity[]> output, CancellationToken stopReading)
+    public void Run(ChannelWriter<ReadChunk> output, CancellationToken stopReading)
     {
         var chunk = new List<LoadEntity>(ChunkSize);
-        var read = 0;
         long records = 0;
         var limitReached = false;
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
-        Func<CsvHelper.CsvReader, MapResult> map = buckets is not null
-            ? csv => buckets.Map(mappers.Value!.Map(csv), window)
-            : window is null
-            ? csv => mappers.Value!.Map(csv)
-            : csv => window.Settled(csv.RowNumber) ? MapResult.Skip(CsvRecordReader.OriginOf(csv)) : mappers.Value!.Map(csv);
         try
         {
-            foreach (var record in reader.ReadAll(map, mapThreads))
+            foreach (var record in reader.ReadAll(Map(mappers), mapThreads))
             {
+                if (record.Malformed is null && fingerprint is not null && !Fold(record.Value, output))
+                {
+                    break;
+                }
+
                 if (record.Malformed is not null ? buckets?.OwnsRejects == false : record.Value.OtherShard)
                 {
                     statistics.RowsOfOtherShards(1);
@@ -54,28 +79,23 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
                 if (record.Malformed is { } skipped ? window?.SettledMalformed(skipped.Origin.Record) == true : record.Value.Skipped)
                 {
                     statistics.RowsSkipped(1);
+                    LastRead = Later(LastRead, record.Malformed?.Origin ?? record.Value.Origin);
                     continue;
                 }
 
-                read++;
                 LastRead = Later(LastRead, record.Malformed?.Origin ?? record.Value.Origin);
-
                 if (record.Value.Entity is { } entity)
                 {
                     chunk.Add(entity);
                     if (chunk.Count == ChunkSize)
                     {
-                        statistics.RowsRead(read);
-                        read = 0;
-                        BlockingChannel.Write(output, chunk.ToArray());
-                        chunk.Clear();
+                        Emit(output, chunk);
                     }
                 }
                 else
                 {
                     // Counted before the reject, so rowsRead never trails the rows it accounts for.
-                    statistics.RowsRead(read);
-                    read = 0;
+                    statistics.RowsRead(1);
                     if (record.Malformed is { } malformed)
                     {
                         rejects.Reject(malformed.Origin, malformed.Problem, malformed.RawText);
@@ -98,7 +118,11 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
                 }
             }
 
-            ReachedEnd = limitReached || !stopReading.IsCancellationRequested;
+            ReachedEnd = InputFailure is null && (limitReached || !stopReading.IsCancellationRequested);
+            if (ReachedEnd && !limitReached && check?.Ended() is { } shorter)
+            {
+                InputFailure = new CheckpointRefusedException(shorter);
+            }
         }
         catch (Exception exception) when (exception is IOException or CsvHelper.CsvFormatException or UnauthorizedAccessException)
         {
@@ -113,10 +137,10 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
 
         try
         {
-            statistics.RowsRead(read);
-            if (chunk.Count > 0)
+            // Rows read after the last mark passed are not sent: the input may differ there. A restart reads them again.
+            if (check is null || check.Done)
             {
-                BlockingChannel.Write(output, chunk.ToArray());
+                Emit(output, chunk);
             }
         }
         finally
@@ -125,6 +149,69 @@ internal sealed class ReadStage(CsvRecordReader reader, Func<EntityMapper> creat
         }
     }
 
-    private static (long Record, long Line) Later((long Record, long Line) last, Abstractions.RowOrigin origin) =>
+    /// <summary>The mapping of a record, run on the mapping threads: skipped or another shard's, or mapped; with its digest when the load keeps a fingerprint.</summary>
+    private Func<CsvHelper.CsvReader, MapResult> Map(ThreadLocal<EntityMapper> mappers)
+    {
+        Func<CsvHelper.CsvReader, MapResult> map = buckets is not null
+            ? csv => buckets.Map(mappers.Value!.Map(csv), window)
+            : window is null
+            ? csv => mappers.Value!.Map(csv)
+            : csv => window.Settled(csv.RowNumber) ? MapResult.Skip(CsvRecordReader.OriginOf(csv)) : mappers.Value!.Map(csv);
+        return fingerprint is null ? map : csv => map(csv) with { Digest = RecordSequenceHash.Digest(csv.RawRecord) };
+    }
+
+    /// <summary>Folds a well-formed record into the fingerprint and checks the next mark; false when the input differs from the checkpoint's.</summary>
+    private bool Fold(MapResult record, ChannelWriter<ReadChunk> output)
+    {
+        fingerprint!.Add(record.Digest);
+        if (check is null || check.Done)
+        {
+            return true;
+        }
+
+        var passed = check.Passed;
+        if (check.Check() is { } changed)
+        {
+            InputFailure = new CheckpointRefusedException(changed);
+            _held.Clear();
+            return false;
+        }
+
+        if (!ReferenceEquals(passed, check.Passed))
+        {
+            foreach (var held in _held)
+            {
+                Send(output, held);
+            }
+
+            _held.Clear();
+            Volatile.Write(ref _proven, check.Done);
+        }
+
+        return true;
+    }
+
+    /// <summary>Hands the rows read so far on (or holds them while a mark is still to pass), with how far reading got.</summary>
+    private void Emit(ChannelWriter<ReadChunk> output, List<LoadEntity> chunk)
+    {
+        var item = new ReadChunk([.. chunk], new RowOrigin(LastRead.Record, LastRead.Line), fingerprint?.Current);
+        chunk.Clear();
+        if (check is { Done: false })
+        {
+            _held.Add(item);
+        }
+        else
+        {
+            Send(output, item);
+        }
+    }
+
+    private void Send(ChannelWriter<ReadChunk> output, ReadChunk item)
+    {
+        statistics.RowsRead(item.Entities.Length);
+        BlockingChannel.Write(output, item);
+    }
+
+    private static (long Record, long Line) Later((long Record, long Line) last, RowOrigin origin) =>
         origin.Record >= last.Record ? (origin.Record, origin.Line) : last;
 }

@@ -40,6 +40,7 @@ public sealed class ResumePlannerTests : IDisposable
     private ResumePlanner Planner(bool canSkipUnread = true) =>
         new(_settings, canSkipUnread, _statistics, NullLogger<ResumePlanner>.Instance);
 
+    /// <summary>A checkpoint as the loader writes it: the input's parts, and its fingerprint at the last record it settled.</summary>
     private Checkpoint CheckpointOf(long nextRecord, bool completed = false, LoaderOptions? settings = null) => new()
     {
         NextRecord = nextRecord,
@@ -47,14 +48,32 @@ public sealed class ResumePlannerTests : IDisposable
         Completed = completed,
         UpdatedAt = DateTimeOffset.UnixEpoch,
         Input = _source.Identify(),
+        Parts = InputPartState.Of(_source),
+        Prefix = MarksAt(nextRecord - 1),
         Settings = IdentifyingSettings.Of(settings ?? _settings),
     };
+
+    /// <summary>The input's fingerprint after each of <paramref name="records"/> (ascending), as a loader reading it records it.</summary>
+    private List<PrefixMark> MarksAt(params long[] records)
+    {
+        using var input = _source.Open(4096);
+        using var reader = CsvRecordReader.Open(input, _settings.Csv);
+        var fingerprint = new RecordSequenceHash();
+        var marks = new List<PrefixMark>();
+        foreach (var record in records.Where(record => record > 0))
+        {
+            reader.Skip(record - fingerprint.Records, fingerprint);
+            marks.Add(new PrefixMark(record, reader.LastSkippedLine, RecordSequenceHash.Text(fingerprint.Current)));
+        }
+
+        return marks;
+    }
 
     private async Task<(ResumePoint Resume, string[] Unread)> PlanAsync(ResumePlanner planner, ICheckpointStore store)
     {
         await using var input = _source.Open(4096);
         using var reader = CsvRecordReader.Open(input, _settings.Csv);
-        var resume = await planner.PlanAsync(store, _source, reader, _cancellation);
+        var resume = await planner.PlanAsync(store, _source, reader, new RecordSequenceHash(), _cancellation);
         return (resume, [.. reader.ReadAll(csv => csv.GetString(1), 1).Select(record => record.Value!)]);
     }
 
@@ -101,7 +120,7 @@ public sealed class ResumePlannerTests : IDisposable
     [Fact]
     public async Task A_key_shard_reads_every_record_again_and_passes_over_the_settled_ones_as_a_window()
     {
-        await _store.WriteAsync(CheckpointOf(3) with { ReadUpTo = 4, ReadUpToLine = 5, Pending = [[4, 4]] }, _cancellation);
+        await _store.WriteAsync(CheckpointOf(3) with { ReadUpTo = 4, ReadUpToLine = 5, Pending = [[4, 4]], Prefix = MarksAt(2, 4) }, _cancellation);
 
         var (resume, unread) = await PlanAsync(Planner(canSkipUnread: false), _store);
 
@@ -111,6 +130,45 @@ public sealed class ResumePlannerTests : IDisposable
         Assert.Equal(4, window.ReadUpTo);
         Assert.Equal([4L, 4L], Assert.Single(window.Pending));
         Assert.Equal(["1", "2", "3", "4", "5"], unread);
+        Assert.Equal(2, resume.Check?.NextMark); // the read stage checks every mark as it reads them again
+    }
+
+    [Fact]
+    public async Task The_records_it_skips_are_checked_against_the_checkpoints_fingerprint_and_the_next_mark_is_left_to_the_read_stage()
+    {
+        await _store.WriteAsync(CheckpointOf(4) with { ReadUpTo = 5, ReadUpToLine = 6, Pending = [[4, 4]], Prefix = MarksAt(1, 3, 5) }, _cancellation);
+
+        var (resume, unread) = await PlanAsync(Planner(), _store);
+
+        Assert.Equal(3, resume.SkipRecords);
+        Assert.Equal(MarksAt(3)[0], resume.SkippedTo);
+        Assert.Equal(5, resume.Check?.NextMark);
+        Assert.Equal(["4", "5"], unread);
+    }
+
+    [Fact]
+    public async Task A_record_changed_under_the_checkpoint_with_the_size_kept_refuses_it_naming_the_records_and_lines_that_differ()
+    {
+        await _store.WriteAsync(CheckpointOf(5) with { Prefix = MarksAt(1, 2, 4) }, _cancellation);
+        File.WriteAllText(_settings.Input!, "pk,rk\np,1\np,2\np,7\np,4\np,5\n"); // record 3 edited in place
+
+        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => PlanAsync(Planner(), _store));
+
+        Assert.StartsWith($"Loader:Input '{_settings.Input}' has changed since the checkpoint at '{_settings.CheckpointPath}' was written: records 3 to 4 (lines 4 to 5 of 'input.csv') are not the ones it settled.", refused.Message, StringComparison.Ordinal);
+        Assert.EndsWith("Restore the input, or delete the checkpoint (or give another Loader:CheckpointPath) to load it from the top.", refused.Message, StringComparison.Ordinal);
+        Assert.Equal(0, _statistics.Snapshot().RowsSkipped);
+    }
+
+    [Fact]
+    public async Task A_checkpoint_of_an_earlier_version_without_a_fingerprint_resumes_as_before()
+    {
+        await _store.WriteAsync(CheckpointOf(4) with { Version = 2, Parts = [], Prefix = [] }, _cancellation);
+
+        var (resume, unread) = await PlanAsync(Planner(), _store);
+
+        Assert.Equal(3, resume.SkipRecords);
+        Assert.Null(resume.Check);
+        Assert.Equal(["4", "5"], unread);
     }
 
     [Fact]

@@ -31,6 +31,8 @@ public sealed class BatchStageTests : IDisposable
         _meters.Dispose();
     }
 
+    private static ReadChunk Chunk(LoadEntity entity) => new([entity], entity.Origin, null);
+
     [Fact]
     public async Task While_no_rows_come_a_batch_that_waited_its_time_still_leaves()
     {
@@ -39,13 +41,13 @@ public sealed class BatchStageTests : IDisposable
             new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
             _clock);
-        var stage = new BatchStage(batcher, _rejects, watermark, () => (1, 2), idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => true);
-        var rows = Channel.CreateUnbounded<LoadEntity[]>();
+        var stage = new BatchStage(batcher, _rejects, watermark, idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => true);
+        var rows = Channel.CreateUnbounded<ReadChunk>();
         var batches = Channel.CreateUnbounded<ReadyBatch>();
         var running = StageThread.Run("test-batch", () => stage.Run(rows.Reader, batches.Writer));
 
         // One row of a rare key, then the input goes quiet (a slow blob, a reader held back) but does not end.
-        await rows.Writer.WriteAsync([new LoadEntity("rare", "1", [], new RowOrigin(1, 2), 10)], TestContext.Current.CancellationToken);
+        await rows.Writer.WriteAsync(Chunk(new LoadEntity("rare", "1", [], new RowOrigin(1, 2), 10)), TestContext.Current.CancellationToken);
         await Task.Delay(100, TestContext.Current.CancellationToken);
         Assert.False(batches.Reader.TryRead(out _), "the batch left before its time");
 
@@ -69,19 +71,19 @@ public sealed class BatchStageTests : IDisposable
             entity => new EntityInspection(entity.PayloadBytes, null),
             _clock);
         var dispatcherWaits = false;
-        var stage = new BatchStage(batcher, _rejects, watermark, () => (3, 4), idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => Volatile.Read(ref dispatcherWaits));
-        var rows = Channel.CreateUnbounded<LoadEntity[]>();
+        var stage = new BatchStage(batcher, _rejects, watermark, idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => Volatile.Read(ref dispatcherWaits));
+        var rows = Channel.CreateUnbounded<ReadChunk>();
         var batches = Channel.CreateUnbounded<ReadyBatch>();
         var running = StageThread.Run("test-batch", () => stage.Run(rows.Reader, batches.Writer));
 
-        await rows.Writer.WriteAsync([new LoadEntity("key", "1", [], new RowOrigin(1, 2), 10)], TestContext.Current.CancellationToken);
+        await rows.Writer.WriteAsync(Chunk(new LoadEntity("key", "1", [], new RowOrigin(1, 2), 10)), TestContext.Current.CancellationToken);
         await Task.Delay(100, TestContext.Current.CancellationToken);
         _clock.Advance(TimeSpan.FromSeconds(6));
         await Task.Delay(100, TestContext.Current.CancellationToken); // several idle periods pass while the dispatcher is busy
         Assert.False(batches.Reader.TryRead(out _), "a part-full batch left while the dispatcher still had batches to send");
 
         // A later row of the same key joins the batch that waited, instead of opening a second request.
-        await rows.Writer.WriteAsync([new LoadEntity("key", "2", [], new RowOrigin(2, 3), 10)], TestContext.Current.CancellationToken);
+        await rows.Writer.WriteAsync(Chunk(new LoadEntity("key", "2", [], new RowOrigin(2, 3), 10)), TestContext.Current.CancellationToken);
         Volatile.Write(ref dispatcherWaits, true);
         using var bound = new CancellationTokenSource(s_bound);
         var batch = await batches.Reader.ReadAsync(bound.Token);

@@ -1,0 +1,13 @@
+using Loader.Abstractions;
+
+namespace Loader.Worker.Pipeline;
+
+/// <summary>
+/// Rows the read stage hands on together, and how far it had read when it did: every record up to
+/// <paramref name="Through"/> is in this chunk or an earlier one, or was settled by the read stage itself (rejected,
+/// skipped, another shard's).
+/// </summary>
+/// <param name="Entities">The rows, in input order; the last chunk may have none.</param>
+/// <param name="Through">The last record the read stage had passed.</param>
+/// <param name="Fingerprint">The input's fingerprint up to that record, when the load keeps one.</param>
+internal sealed record ReadChunk(LoadEntity[] Entities, RowOrigin Through, UInt128? Fingerprint);
