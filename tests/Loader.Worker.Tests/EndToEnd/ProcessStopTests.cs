@@ -118,6 +118,54 @@ public abstract class ProcessStopTests : IDisposable
         await AssertStoreEqualsAsync(flights, settings, store);
     }
 
+    /// <summary>
+    /// Under Insert an entity that exists is a conflict. A load killed after its last checkpoint had rows land that the
+    /// checkpoint does not know of; the restart sends them again and the service refuses each. The loader reads the stored
+    /// entities back: the rows it wrote itself are counted already written, not rejected, and the report reconciles.
+    /// </summary>
+    [Fact]
+    public async Task Under_insert_a_killed_load_restarted_counts_the_rows_it_wrote_itself_already_written_and_rejects_none()
+    {
+        var rows = StoppedLoadRows;
+        await using var store = await StartStoreAsync(large: false);
+        var flights = SkewedFlights.Write(_directory, rows, repeatKeys: false);
+        var settings = WithOutputs(StoreSettings(flights, "insert", store));
+        settings["Loader:WriteMode"] = "Insert";
+        settings["Loader:CheckpointInterval"] = "00:00:02";
+        settings["Loader:ProgressInterval"] = "00:00:00.2";
+        settings["Loader:LogFormat"] = "Json";
+        await using (var loader = LoaderProcess.Start(settings))
+        {
+            await WhenWrittenAsync(loader, rows / 3);
+            while (!File.Exists(settings["Loader:CheckpointPath"]))
+            {
+                Assert.False(loader.HasExited, $"the loader exited before it wrote a checkpoint:{Environment.NewLine}{loader.Output}");
+                await Task.Delay(50, Cancellation);
+            }
+
+            await loader.KillAsync();
+        }
+
+        var checkpoint = (await Checkpoints(settings).ReadAsync(Cancellation))!;
+        var pending = checkpoint.Pending.Sum(range => range[1] - range[0] + 1);
+        var skips = checkpoint.ReadUpTo >= checkpoint.NextRecord ? checkpoint.ReadUpTo - pending : checkpoint.NextRecord - 1;
+        var landedAfter = await CountStoredAsync(settings, store) - skips;
+        Assert.True(landedAfter > 0, "no row landed after the last checkpoint: the restart meets none of its own rows");
+
+        await using (var restart = LoaderProcess.Start(settings))
+        {
+            Assert.Equal(ExitCodes.Success, await restart.WaitForExitAsync(s_loadTimeout, Cancellation));
+        }
+
+        var report = ReadReport(settings);
+        Assert.Equal(0, report.GetProperty("rowsRejected").GetInt64());
+        Assert.True(report.GetProperty("rowsAlreadyWritten").GetInt64() > 0, "the restart met none of the rows the killed run wrote");
+        Assert.True(report.GetProperty("reconciled").GetBoolean());
+        await AssertStoreEqualsAsync(flights, settings, store);
+        Measurements.Record(string.Create(CultureInfo.InvariantCulture,
+            $"{GetType().Name}: Insert, SIGKILL with {landedAfter:N0} rows landed after the last checkpoint: the restart counted {report.GetProperty("rowsAlreadyWritten").GetInt64():N0} already written, 0 rejected"));
+    }
+
     [Fact]
     public async Task On_SIGTERM_it_stops_writes_checkpoint_and_report_exits_non_zero_and_a_restart_completes_the_load()
     {

@@ -26,13 +26,19 @@ public sealed class SkewedFlights
     /// <summary>The entities the table ends with: one per distinct key.</summary>
     public IReadOnlyDictionary<(string PartitionKey, string RowKey), ExpectedFlight> Expected { get; }
 
-    public static SkewedFlights Write(TestDirectory directory, long rows, int seed = 7, string name = "flights.csv")
+    /// <param name="directory">Where the file goes.</param>
+    /// <param name="rows">Its rows.</param>
+    /// <param name="seed">The generator's seed.</param>
+    /// <param name="name">The file's name.</param>
+    /// <param name="repeatKeys">Whether a few rows repeat an earlier row's keys (as corrections in real data do); without, every row is an entity of its own.</param>
+    public static SkewedFlights Write(TestDirectory directory, long rows, int seed = 7, string name = "flights.csv", bool repeatKeys = true)
     {
         var path = directory.File(name);
         GeneratedData data;
         using (var file = File.Create(path))
         {
-            data = new FlightCsvGenerator(GeneratorOptions.Skewed(rows, columns: 14, seed, path)).Write(file);
+            var options = GeneratorOptions.Skewed(rows, columns: 14, seed, path);
+            data = new FlightCsvGenerator(repeatKeys ? options : options with { Duplicates = 0 }).Write(file);
         }
 
         var expected = new Dictionary<(string, string), ExpectedFlight>();
