@@ -7,6 +7,9 @@ namespace Loader.Worker.Checkpoints;
 /// <summary>A checkpoint as JSON in an <see cref="OutputFile"/>: a local file, or a blob beside a blob input.</summary>
 internal sealed class CheckpointStore(OutputFile file) : ICheckpointStore
 {
+    // Written every second or so with thousands of pending ranges: on one line, a quarter of the indented size.
+    private static readonly JsonSerializerOptions s_compact = new(ReportWriter.JsonOptions) { WriteIndented = false };
+
     /// <summary>A checkpoint in a local file.</summary>
     public static CheckpointStore AtPath(string path) => new(new LocalOutputFile(path));
 
@@ -30,5 +33,5 @@ internal sealed class CheckpointStore(OutputFile file) : ICheckpointStore
     }
 
     public Task WriteAsync(Checkpoint checkpoint, CancellationToken cancellationToken) =>
-        file.WriteJsonAsync(checkpoint, ReportWriter.JsonOptions, cancellationToken);
+        file.WriteJsonAsync(checkpoint, s_compact, cancellationToken);
 }

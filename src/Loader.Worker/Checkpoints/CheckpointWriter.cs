@@ -26,6 +26,8 @@ internal sealed partial class CheckpointWriter(
     private readonly long _started = timeProvider.GetTimestamp();
     private long _lastWritten;
     private string? _lastFailure;
+    private long _written;
+    private long _writingTicks;
 
     /// <summary>How long checkpoints may fail before the load stops: three intervals, at least ten seconds.</summary>
     public TimeSpan LostAfter { get; } = TimeSpan.FromTicks(Math.Max(3 * interval.Ticks, TimeSpan.FromSeconds(10).Ticks));
@@ -70,13 +72,17 @@ internal sealed partial class CheckpointWriter(
     /// <param name="damage">Where the input was found damaged, when that stopped the load.</param>
     public async Task<bool> WriteAsync(bool completed, CancellationToken cancellationToken, InputDamage? damage = null)
     {
+        var started = timeProvider.GetTimestamp();
         try
         {
             await _retry.ExecuteAsync(
                 static async (state, token) => await state.Writer.WriteOnceAsync(state.Completed, state.Damage, token).ConfigureAwait(false),
                 (Writer: this, Completed: completed, Damage: damage),
                 cancellationToken).ConfigureAwait(false);
-            Interlocked.Exchange(ref _lastWritten, timeProvider.GetTimestamp());
+            var written = timeProvider.GetTimestamp();
+            Interlocked.Exchange(ref _lastWritten, written);
+            Interlocked.Increment(ref _written);
+            Interlocked.Add(ref _writingTicks, timeProvider.GetElapsedTime(started, written).Ticks);
             return true;
         }
         catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
@@ -110,7 +116,21 @@ internal sealed partial class CheckpointWriter(
         await store.WriteAsync(checkpoint, cancellationToken).ConfigureAwait(false);
     }
 
+    /// <summary>Logs what keeping the checkpoint cost: how many were written, and the time spent writing them against the load's.</summary>
+    public void LogCost(TimeSpan load)
+    {
+        var count = Interlocked.Read(ref _written);
+        var writing = TimeSpan.FromTicks(Interlocked.Read(ref _writingTicks));
+        if (count > 0)
+        {
+            LogCheckpointCost(count, writing.TotalMilliseconds / count, writing.TotalSeconds, load > TimeSpan.Zero ? writing / load : 0);
+        }
+    }
+
     public void Dispose() => _lost.Dispose();
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Checkpoints: {Count:N0} written, {Average:N1} ms each (the rejects stored before each included), {Seconds:N2} s in all, {Share:P2} of the load's time")]
+    private partial void LogCheckpointCost(long count, double average, double seconds, double share);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "The checkpoint could not be written, even after retries: {Reason}")]
     private partial void LogNotWritten(string reason);

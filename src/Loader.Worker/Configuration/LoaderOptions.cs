@@ -86,10 +86,10 @@ internal sealed class LoaderOptions
     [Accepts("a file path or a blob URL (not a prefix); optional")]
     public string? CheckpointPath { get; set; }
 
-    /// <summary>How often the checkpoint is written while loading (and always at the end).</summary>
+    /// <summary>How often the checkpoint is written while loading (and always at the end): a crash re-sends what settled since the last one, about this much writing.</summary>
     // The period of a PeriodicTimer.
     [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestTimer)]
-    public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(5);
+    public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>Where the JSON report is written; none when empty.</summary>
     [Accepts("a file path or a blob URL (not a prefix); optional")]

@@ -198,6 +198,7 @@ internal sealed partial class LoadPipeline
             var stored = readStage.InputFailure is CheckpointRefusedException || (checkpointWriter is not null
                 ? await checkpointWriter.WriteAsync(completed: outcome.Kind == LoadOutcomeKind.Completed, CancellationToken.None, DamageOf(readStage, source)).ConfigureAwait(false)
                 : await _parts.Rejects.PublishAsync(rejects).ConfigureAwait(false));
+            checkpointWriter?.LogCost(_timeProvider.GetUtcNow() - run.StartedAt);
             if (!stored && outcome.Kind == LoadOutcomeKind.Completed)
             {
                 // A load that cannot keep its outputs has not succeeded, however well its rows went.
