@@ -276,12 +276,7 @@ public sealed class CompressedInputTests(BlobAzuriteFixture azurite) : IClassFix
 
         await using (var loader = LoaderProcess.Start(settings))
         {
-            while (ProgressLine.Parse(loader.Output) is var progress && (progress.Count == 0 || progress[^1].RowsWritten < 20_000))
-            {
-                Assert.False(loader.HasExited, $"the loader exited before it wrote 20,000 rows:{Environment.NewLine}{loader.Output}");
-                await Task.Delay(50, _cancellation);
-            }
-
+            await loader.WhenWrittenAsync(20_000, _cancellation);
             await loader.KillAsync();
         }
 

@@ -143,6 +143,16 @@ public sealed class LoaderProcess : IAsyncDisposable
         return _process.ExitCode;
     }
 
+    /// <summary>Waits until the loader's progress lines (<c>Loader:LogFormat=Json</c>) show <paramref name="rows"/> rows written; fails the test, with the output, if it exits first.</summary>
+    public async Task WhenWrittenAsync(long rows, CancellationToken cancellationToken)
+    {
+        while (ProgressLine.Parse(Output) is var progress && (progress.Count == 0 || progress[^1].RowsWritten < rows))
+        {
+            Assert.False(HasExited, $"the loader exited before it wrote {rows:N0} rows:{Environment.NewLine}{Output}");
+            await Task.Delay(50, cancellationToken);
+        }
+    }
+
     /// <summary>Kills the loader at once, as a crash or an out-of-memory kill would: no checkpoint, no report.</summary>
     public async Task KillAsync()
     {
