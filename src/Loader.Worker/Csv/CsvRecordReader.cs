@@ -58,7 +58,7 @@ internal sealed class CsvRecordReader : IDisposable
 
     /// <param name="stream">The input.</param>
     /// <param name="options">How to read it.</param>
-    /// <param name="boundaries">Told of every record boundary the guard passes (see <see cref="RunawayQuoteGuard.BoundaryFound"/>), from the header on.</param>
+    /// <param name="boundaries">Told of every record start the guard passes (see <see cref="RunawayQuoteGuard(Stream, char, int, int, Action{long, long})"/>), from the header on.</param>
     internal static CsvRecordReader Open(Stream stream, CsvOptions options, Action<long, long>? boundaries)
     {
         CsvRecordReader? owner = null;
@@ -66,16 +66,13 @@ internal sealed class CsvRecordReader : IDisposable
         var text = new Utf16Input(stream);
 
         // Offsets in UTF-16 input are not the offsets of its UTF-8 form, which the guard counts: such input is not cut.
-        var guard = new RunawayQuoteGuard(text, separator, options.MaxLinesInQuotes, options.MaxRecordBytes)
+        var guard = new RunawayQuoteGuard(text, separator, options.MaxLinesInQuotes, options.MaxRecordBytes, boundaries is null ? null : (parserOffset, inputOffset) =>
         {
-            BoundaryFound = boundaries is null ? null : (parserOffset, inputOffset) =>
+            if (!text.IsUtf16)
             {
-                if (!text.IsUtf16)
-                {
-                    boundaries(parserOffset, inputOffset);
-                }
-            },
-        };
+                boundaries(parserOffset, inputOffset);
+            }
+        });
         var readerOptions = new CsvReaderOptions
         {
             Separator = separator,

@@ -113,7 +113,7 @@ public sealed class RunawayQuoteGuardTests
 
         Assert.Equal("a,b\n1,ok\n" + Marker + "\n3,ok\n", output);
         Assert.True(guard.TryTake(3, out var rejected));
-        Assert.Equal("2," + new string('x', RunawayQuoteGuard.KeptTextBytes - 2) + "…", rejected.Text);
+        Assert.Equal("2," + new string('x', RejectedLines.KeptTextBytes - 2) + "…", rejected.Text);
         Assert.StartsWith("line 3 is longer than 1,000 bytes (Loader:Csv:MaxRecordBytes)", rejected.Reason, StringComparison.Ordinal);
         Assert.Equal(4, guard.LinesRead);
     }
@@ -128,6 +128,23 @@ public sealed class RunawayQuoteGuardTests
         Assert.Equal("a,b\n" + Marker + "\n" + string.Concat(Enumerable.Repeat("2,a fairly long line of text to fill bytes\n", 50)) + "3,ok\n", output);
         Assert.True(guard.TryTake(2, out var rejected));
         Assert.Contains("does not close within 500 bytes (Loader:Csv:MaxRecordBytes)", rejected.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Every_record_start_is_told_with_its_offset_in_the_bytes_given_out_and_in_the_input()
+    {
+        const string input = "a,b\n10,\"oops,10\n11,x\r\n12,y\n";
+        var starts = new List<(long Parser, long Input)>();
+        var guard = new RunawayQuoteGuard(new MemoryStream(Encoding.UTF8.GetBytes(input)), ',', 100, 1_000, (parser, offset) => starts.Add((parser, offset)));
+        using var output = new MemoryStream();
+        guard.CopyTo(output);
+        var given = Encoding.UTF8.GetString(output.ToArray());
+
+        // The marker stands where the rejected line was: the records after it are further apart in the input than in the output.
+        Assert.Equal("a,b\n" + Marker + "\n11,x\r\n12,y\n", given);
+        Assert.Equal(
+            [(4, 4), (given.IndexOf("11,", StringComparison.Ordinal), input.IndexOf("11,", StringComparison.Ordinal)), (given.IndexOf("12,", StringComparison.Ordinal), input.IndexOf("12,", StringComparison.Ordinal)), (given.Length, input.Length)],
+            starts);
     }
 
     [Fact]
