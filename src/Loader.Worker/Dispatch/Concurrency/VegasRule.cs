@@ -1,0 +1,192 @@
+using Loader.Abstractions;
+
+namespace Loader.Worker.Dispatch.Concurrency;
+
+/// <summary>
+/// The adaptive concurrency limit's rule: batches in flight learned from what the service answers, round by round (a
+/// round: as many answers as the limit). Two signals decide:
+/// <list type="bullet">
+/// <item><b>Pushback</b> — a throttle across partitions (see <see cref="ThrottleSignal"/>; a hot partition alone waits on
+/// its own) or a request that got no answer: 30% fewer slots, at most once per round so the answers to requests
+/// already in flight do not collapse it (AIMD).</item>
+/// <item><b>Latency</b> (TCP Vegas) — each answer's latency is compared with what a request of its size takes with no
+/// queue before it (<see cref="LatencyBaseline"/>). From a round's median ratio the number of this load's own requests
+/// waiting at the service is <c>limit × (1 − 1/ratio)</c>: under <see cref="QueueLow"/> one more slot, over
+/// <see cref="QueueHigh"/> fewer by the excess, in between the limit holds — more requests in flight would only wait in the
+/// queue, adding latency and no throughput (as on a service of one worker, such as Azurite). A service that takes more
+/// in parallel answers as fast with more in flight, so the limit climbs to the maximum there.</item>
+/// </list>
+/// The baseline comes from requests sent alone: the first of the load, and probes — the limit held at one for a
+/// few answers — when answers come for sizes without a baseline, and every <see cref="ProbeInterval"/> while a queue
+/// is seen, since a service that slows as its tables grow would otherwise leave the baseline behind (BBR's ProbeRTT).
+/// Written here because no library on the team's mirror adapts concurrency to latency (Polly and
+/// System.Threading.RateLimiting hold fixed limits; Netflix's concurrency-limits is Java).
+/// </summary>
+internal sealed class VegasRule : IConcurrencyRule
+{
+    /// <summary>Below this many requests queued at the service, the limit grows.</summary>
+    /// <remarks>Lower, latency noise read as a queue holds the limit at one too often, and throughput with it.</remarks>
+    public const double QueueLow = 1.0;
+
+    /// <summary>Above this many requests queued at the service, the limit shrinks, by as many slots as the excess.</summary>
+    /// <remarks>
+    /// About one request waiting keeps a service of one worker busy; each more only adds its service time to every
+    /// answer's latency.
+    /// </remarks>
+    public const double QueueHigh = 2.0;
+
+    private const double DecreaseFactor = 0.7;
+
+    /// <summary>A round whose median latency is this many times the baseline shows a queue worth probing under.</summary>
+    private const double QueueingRatio = 1.5;
+
+    private const int ProbeAnswers = 3;
+
+    public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
+
+    /// <summary>The least time between probes for sizes without a baseline, so a mix of sizes cannot keep the limit at one.</summary>
+    private static readonly TimeSpan s_missingBaselineProbeSpacing = TimeSpan.FromSeconds(2);
+
+    /// <summary>How long a probe may hold the limit at one before it ends regardless (a service answering in seconds).</summary>
+    private static readonly TimeSpan s_probeTimeLimit = TimeSpan.FromSeconds(5);
+
+    private readonly int _min;
+    private readonly int _max;
+    private readonly TimeProvider _time;
+    private readonly LatencyBaseline _baseline;
+    private readonly List<double> _roundRatios = [];
+    private int _limit;
+    private int _served;
+    private int _unmeasured;
+    private int _answersSinceDecrease;
+    private bool _probing;
+    private int _probeAnswersLeft;
+    private long _probeStarted;
+    private long _nextProbe;
+    private long _lastProbeEnded;
+
+    public VegasRule(int initial, int min, int max, TimeProvider timeProvider)
+    {
+        _min = Math.Max(1, min);
+        _max = Math.Max(_min, max);
+        _limit = Math.Clamp(initial, _min, _max);
+        _time = timeProvider;
+        _baseline = new LatencyBaseline(_time, ProbeInterval, periods: 3);
+        var now = _time.GetTimestamp();
+        _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
+        _lastProbeEnded = now - (long)(s_missingBaselineProbeSpacing.TotalSeconds * _time.TimestampFrequency);
+        _answersSinceDecrease = _limit;
+    }
+
+    public ConcurrencyDecision Decision => new(_limit, _probing);
+
+    public ConcurrencyDecision Observe(in AttemptObservation attempt)
+    {
+        var status = attempt.Outcome.Status;
+        if (status == BatchStatus.Throttled && !attempt.ServiceWidePushback)
+        {
+            return Decision; // a hot partition waits on its own
+        }
+
+        _answersSinceDecrease++;
+        if (status is BatchStatus.Throttled or BatchStatus.Transient)
+        {
+            PushedBack();
+        }
+        else if (status is BatchStatus.Written or BatchStatus.OperationsRejected)
+        {
+            Served(attempt);
+        }
+
+        return Decision;
+    }
+
+    private void Served(in AttemptObservation attempt)
+    {
+        var measured = attempt.Outcome.Latency > TimeSpan.Zero;
+        var ratio = measured ? _baseline.Add(attempt.Rows, attempt.Outcome.Latency, attempt.InFlightAtStart <= 1) : null;
+        var now = _time.GetTimestamp();
+        if (_probing)
+        {
+            if ((attempt.InFlightAtStart <= 1 && --_probeAnswersLeft == 0) || _time.GetElapsedTime(_probeStarted, now) > s_probeTimeLimit)
+            {
+                EndProbe(now);
+            }
+
+            return;
+        }
+
+        if (ratio is { } r)
+        {
+            _roundRatios.Add(r);
+        }
+        else if (!measured)
+        {
+            _unmeasured++;
+        }
+
+        if (++_served >= _limit)
+        {
+            EndRound(now);
+        }
+    }
+
+    private void PushedBack()
+    {
+        _served = 0;
+        _unmeasured = 0;
+        _roundRatios.Clear();
+        if (_answersSinceDecrease >= _limit)
+        {
+            _limit = Math.Max(_min, (int)(_limit * DecreaseFactor));
+            _answersSinceDecrease = 0;
+        }
+    }
+
+    /// <summary>Vegas: the queue this load keeps at the service, from the round's median latency against the baseline.</summary>
+    private void EndRound(long now)
+    {
+        var change = 0;
+        var probe = false;
+        if (_unmeasured == _served)
+        {
+            change = 1; // an adapter that measures no latency: grow while answers are healthy, as AIMD does
+        }
+        else if (_roundRatios.Count * 2 < _served)
+        {
+            // Most answers were of sizes with no baseline yet: hold, and measure one.
+            probe = _time.GetElapsedTime(_lastProbeEnded, now) >= s_missingBaselineProbeSpacing;
+        }
+        else
+        {
+            _roundRatios.Sort();
+            var median = _roundRatios[_roundRatios.Count / 2];
+            var queued = _limit * (1 - (1 / median));
+            // Down by the whole excess at once (as Gradient2 does): a service that slowed suddenly would otherwise make
+            // every answer of several rounds wait behind a queue the limiter already knows about.
+            change = queued < QueueLow ? 1 : queued > QueueHigh ? -Math.Max(1, (int)(queued - QueueHigh)) : 0;
+            probe = median >= QueueingRatio && now >= _nextProbe;
+        }
+
+        _served = 0;
+        _unmeasured = 0;
+        _roundRatios.Clear();
+        _limit = Math.Clamp(_limit + change, _min, _max);
+        if (probe && _limit > 1)
+        {
+            _probing = true;
+            _probeAnswersLeft = ProbeAnswers;
+            _probeStarted = now;
+        }
+    }
+
+    private void EndProbe(long now)
+    {
+        _probing = false;
+        _lastProbeEnded = now;
+        _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
+        _served = 0;
+        _unmeasured = 0;
+        _roundRatios.Clear();
+    }
+}
