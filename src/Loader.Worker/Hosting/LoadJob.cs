@@ -83,7 +83,7 @@ internal sealed partial class LoadJob(
         }
 
         // The load is over: the host's own stop, which StopApplication below sets off and which may cancel the
-        // stopping token before this method returns, is no stop request (it used to log one now and then).
+        // stopping token before this method returns, is no stop request.
         await onStop.DisposeAsync().ConfigureAwait(false);
 
         Report = await PublishAsync(report, settings).ConfigureAwait(false);

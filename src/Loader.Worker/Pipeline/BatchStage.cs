@@ -9,9 +9,9 @@ namespace Loader.Worker.Pipeline;
 /// Second stage: groups entities into partition batches and hands ready batches to the dispatcher. Partial batches
 /// that waited their time leave after every chunk, and while the input is slow to come, every <c>idlePeriod</c> —
 /// but only while <c>dispatcherWaits</c> says the dispatcher has no batch left to take. While batches queue for the
-/// service, a part-full batch sent early would only cost one more request for the same rows (on 1,000 equal keys a
-/// 5 s linger halved the rows per request and cost a third of the throughput); it keeps filling instead, bounded by
-/// the buffer, and the checkpoint's pending ranges keep a restart from re-sending more than it holds.
+/// service, a part-full batch sent early would only cost one more request for the same rows, and fewer rows per request
+/// cost throughput; it keeps filling instead, bounded by the buffer, and the checkpoint's pending ranges keep a restart
+/// from re-sending more than it holds.
 /// </summary>
 internal sealed class BatchStage(
     PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, TimeSpan idlePeriod, Func<bool> dispatcherWaits)
