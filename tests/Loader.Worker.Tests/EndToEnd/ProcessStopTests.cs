@@ -41,7 +41,11 @@ public abstract class ProcessStopTests : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>Where a load goes: for a <paramref name="large"/> one a service of its own, so it slows no other test. Disposed by the caller.</summary>
+    /// <summary>
+    /// Where a load goes: for a <paramref name="large"/> one a service of its own, so it slows no other test (a load that
+    /// reads back conflicts is one: cosmosdb-server answers a ReadMany by scanning the container on its one thread, and
+    /// the other tests' requests wait behind it). Disposed by the caller.
+    /// </summary>
     protected abstract Task<IAsyncDisposable> StartStoreAsync(bool large);
 
     /// <summary>The backend's settings for loading <paramref name="flights"/> into a target named after <paramref name="name"/> in <paramref name="store"/>.</summary>
@@ -127,7 +131,7 @@ public abstract class ProcessStopTests : IDisposable
     public async Task Under_insert_a_killed_load_restarted_counts_the_rows_it_wrote_itself_already_written_and_rejects_none()
     {
         var rows = StoppedLoadRows;
-        await using var store = await StartStoreAsync(large: false);
+        await using var store = await StartStoreAsync(large: true);
         var flights = SkewedFlights.Write(_directory, rows, repeatKeys: false);
         var settings = WithOutputs(StoreSettings(flights, "insert", store));
         settings["Loader:WriteMode"] = "Insert";
