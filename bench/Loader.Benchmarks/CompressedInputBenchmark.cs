@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.IO.Compression;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using static System.FormattableString;
 

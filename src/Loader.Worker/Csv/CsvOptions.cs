@@ -1,5 +1,6 @@
 using System.ComponentModel.DataAnnotations;
 using Loader.Abstractions;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Csv;
 

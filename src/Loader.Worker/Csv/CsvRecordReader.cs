@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using CsvHelper;
 using Loader.Abstractions;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Csv;
 

@@ -1,3 +1,4 @@
+using Loader.Worker.Inputs;
 namespace Loader.Worker.Csv;
 
 /// <summary>

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using System.Text.Unicode;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Csv;
 

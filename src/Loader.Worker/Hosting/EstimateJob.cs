@@ -1,4 +1,4 @@
-using Loader.Worker.Planning;
+using Loader.Worker.Estimate;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;

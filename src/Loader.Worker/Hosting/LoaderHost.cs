@@ -1,13 +1,14 @@
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
+using Loader.Worker.Estimate;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
-using Loader.Worker.Planning;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
+using Loader.Worker.Reporting.Terminal;
 using Loader.Worker.Security;
 using Loader.Worker.Shards;
-using Loader.Worker.Shards.Planning;
+using Loader.Worker.Shards.Plan;
 using Loader.Worker.Shards.Status;
 using Loader.Worker.Shards.Work;
 using Loader.Worker.Storage.Blobs;
@@ -21,7 +22,6 @@ using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using Loader.Worker.Reporting.Terminal;
 using Spectre.Console;
 
 namespace Loader.Worker.Hosting;

@@ -5,7 +5,7 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Loader.Worker.Shards;
-using Loader.Worker.Shards.Planning;
+using Loader.Worker.Shards.Plan;
 using Loader.Worker.Shards.Status;
 using Loader.Worker.Shards.Work;
 using Microsoft.Extensions.DependencyInjection;

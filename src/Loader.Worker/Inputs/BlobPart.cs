@@ -1,5 +1,4 @@
 using Azure.Storage.Blobs;
-using Loader.Worker.Csv;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Inputs;

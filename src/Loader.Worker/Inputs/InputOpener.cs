@@ -1,6 +1,5 @@
 using Azure;
 using Loader.Worker.Backends;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Storage.Blobs;
 using Microsoft.Extensions.Logging;

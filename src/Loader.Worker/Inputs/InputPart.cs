@@ -1,4 +1,3 @@
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs.Compression;
 
 namespace Loader.Worker.Inputs;

@@ -43,7 +43,7 @@ internal sealed class InputSource
     public bool ReadsOnce => Parts.Any(part => part is OnceReadPart);
 
     /// <summary>The parts that are compressed: a resume reads them again from their start, since they cannot seek.</summary>
-    public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != Csv.InputCompression.None);
+    public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != InputCompression.None);
 
     /// <summary>Opens the input as one stream of CSV text, each part decompressed on its own; <paramref name="bufferSize"/> is how much a part fetches at a time.</summary>
     public Stream Open(int bufferSize) =>

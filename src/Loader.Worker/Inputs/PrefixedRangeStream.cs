@@ -1,4 +1,3 @@
-using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs;
 

@@ -3,6 +3,7 @@ using System.Text.Unicode;
 using CsvHelper;
 using Loader.Abstractions;
 using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Mapping;
 

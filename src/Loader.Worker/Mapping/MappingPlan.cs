@@ -1,6 +1,7 @@
 using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Mapping;
 

@@ -137,7 +137,7 @@ internal sealed partial class LoadPipeline
         var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Header), reader.TextEncoding);
         var checkpoints = _settings.DryRun || _parts.Outputs.For("Loader:CheckpointPath", _settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
         var fingerprint = checkpoints is null ? null : new RecordSequenceHash();
-        var resume = checkpoints is null ? null : await _parts.Resume.PlanAsync(checkpoints, source, reader, fingerprint, abort).ConfigureAwait(false);
+        var resume = checkpoints is null ? null : await _parts.Resume.FindAsync(checkpoints, source, reader, fingerprint, abort).ConfigureAwait(false);
         run.ResumedAtRecord = resume is { Resumed: true } resumed ? resumed.ResumedAt : null;
         var watermark = new RecordWatermark(resume?.SkipRecords ?? 0, resume?.SkippedTo);
         await _parts.Target.PrepareAsync(abort).ConfigureAwait(false);

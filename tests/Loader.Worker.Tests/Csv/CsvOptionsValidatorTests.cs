@@ -1,4 +1,5 @@
 using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Tests.Csv;
 

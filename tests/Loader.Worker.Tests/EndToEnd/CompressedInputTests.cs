@@ -2,8 +2,8 @@ using System.Globalization;
 using System.Text;
 using Azure.Storage.Blobs.Models;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Csv;
 using Loader.Worker.Hosting;
+using Loader.Worker.Inputs;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Storage.Blobs;
 

@@ -1,5 +1,5 @@
 using System.IO.Compression;
-using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Tests.Infrastructure;
 

@@ -1,5 +1,4 @@
 using System.Text;
-using Loader.Worker.Csv;
 using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;

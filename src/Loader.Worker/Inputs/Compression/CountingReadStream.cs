@@ -1,7 +1,6 @@
 using Azure;
 using Azure.Identity;
 using Loader.Worker.Backends;
-using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs.Compression;
 

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs.Compression;
 

@@ -1,5 +1,4 @@
 using System.IO.Compression;
-using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs.Compression;
 

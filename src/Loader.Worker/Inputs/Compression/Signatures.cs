@@ -1,5 +1,4 @@
 using System.Text;
-using Loader.Worker.Csv;
 
 namespace Loader.Worker.Inputs.Compression;
 

@@ -1,4 +1,4 @@
-using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 
 namespace Loader.Worker.Tests.Inputs.Compression;

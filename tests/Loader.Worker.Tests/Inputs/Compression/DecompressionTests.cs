@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Tests.Infrastructure;

@@ -1,5 +1,5 @@
 using System.Text;
-using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 
 namespace Loader.Worker.Tests.Inputs.Compression;

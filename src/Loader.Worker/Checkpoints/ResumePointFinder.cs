@@ -23,11 +23,11 @@ namespace Loader.Worker.Checkpoints;
 /// </param>
 /// <param name="statistics">Counts the records skipped.</param>
 /// <param name="logger">Says where the load resumes.</param>
-internal sealed partial class ResumePlanner(
+internal sealed partial class ResumePointFinder(
     LoaderOptions settings,
     bool canSkipUnread,
     LoadStatistics statistics,
-    ILogger<ResumePlanner> logger)
+    ILogger<ResumePointFinder> logger)
 {
     private readonly string _checkpointPath = OutputFiles.Display(settings.CheckpointPath) ?? "";
 
@@ -40,7 +40,7 @@ internal sealed partial class ResumePlanner(
     /// <exception cref="CheckpointUnavailableException">The checkpoint could not be read.</exception>
     /// <exception cref="DamagedInputException">A compressed part is damaged before the records to skip end.</exception>
     /// <exception cref="InputUnavailableException">Reading past the settled records failed.</exception>
-    public async Task<ResumePoint> PlanAsync(ICheckpointStore store, InputSource source, CsvRecordReader reader, RecordSequenceHash? fingerprint, CancellationToken cancellationToken)
+    public async Task<ResumePoint> FindAsync(ICheckpointStore store, InputSource source, CsvRecordReader reader, RecordSequenceHash? fingerprint, CancellationToken cancellationToken)
     {
         var input = source.Identify();
         var parts = InputPartState.Of(source);

@@ -2,7 +2,7 @@ using System.Globalization;
 using Loader.Worker.Configuration;
 using Loader.Worker.Reporting;
 
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Estimate;
 
 /// <summary>
 /// Turns what <c>--estimate</c> measured (the dry run's counts by partition, the sample's request units and pace, the
@@ -10,7 +10,7 @@ namespace Loader.Worker.Planning;
 /// charge per row, Table Storage's account target, <c>Loader:MaxRowsPerSecond</c>, the sample's own pace — and the load
 /// cannot end before its largest partition is through at what one partition takes.
 /// </summary>
-internal static class LoadPlanner
+internal static class EstimateCalculator
 {
     private const int LargestShown = 5;
 

@@ -5,13 +5,13 @@ using Loader.Worker.Reporting;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Logging;
 
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Estimate;
 
 /// <summary>
 /// <c>--estimate</c>: reads the whole input through the load's own pipeline at dry-run speed, counting rows and bytes
 /// by partition key; writes the first <c>Loader:Estimate:SampleRows</c> rows to the target through the same pipeline
 /// (retries, pacing and all) to measure request units per row and rows per second; reads the target's provisioned
-/// throughput where it can; and plans (<see cref="LoadPlanner"/>). Neither pass writes a report, rejects or checkpoint.
+/// throughput where it can; and plans (<see cref="EstimateCalculator"/>). Neither pass writes a report, rejects or checkpoint.
 /// </summary>
 internal sealed partial class LoadEstimator(
     IConfiguration configuration,
@@ -54,7 +54,7 @@ internal sealed partial class LoadEstimator(
         var provisioned = settings.DryRun || backend is not IProvisionedThroughput target
             ? null
             : await target.ReadProvisionedThroughputAsync(cancellationToken).ConfigureAwait(false);
-        return LoadPlanner.Plan(settings, new LoadPlanner.Measurements(dryRun, census.Partitions, census.Capped, census.Untracked, sample, note, provisioned));
+        return EstimateCalculator.Plan(settings, new EstimateCalculator.Measurements(dryRun, census.Partitions, census.Capped, census.Untracked, sample, note, provisioned));
     }
 
     /// <summary>Why no sample is written, or null when one is.</summary>

@@ -1,7 +1,7 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends.DryRun;
 
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Estimate;
 
 /// <summary>
 /// The dry run of <c>--estimate</c>: the configured backend's rules with nothing sent (<see cref="DryRunAdapter"/>),

@@ -1,14 +1,14 @@
 using System.Text.Json;
 using Loader.ThrottlingSimulator;
+using Loader.Worker.Estimate;
 using Loader.Worker.Hosting;
-using Loader.Worker.Planning;
+using Loader.Worker.Security;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
-using Loader.Worker.Security;
 
-namespace Loader.Worker.Tests.Planning;
+namespace Loader.Worker.Tests.Estimate;
 
 /// <summary>
 /// <c>--estimate</c> against the throttling simulator (in instant mode: the budget, not Azurite or the CPU, sets the

@@ -1,12 +1,12 @@
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
-using Loader.Worker.Planning;
+using Loader.Worker.Estimate;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Reporting.Html;
 
-namespace Loader.Worker.Tests.Planning;
+namespace Loader.Worker.Tests.Estimate;
 
-public sealed class LoadPlannerTests
+public sealed class EstimateCalculatorTests
 {
     private static LoadReport DryRun(long rows, long batches) => HtmlReportTests.Report() with { RowsWritten = rows, Batches = batches, RequestCharge = null, DryRun = true };
 
@@ -30,8 +30,8 @@ public sealed class LoadPlannerTests
     [Fact]
     public void A_Table_Storage_load_goes_at_the_account_target_unless_its_largest_partition_takes_longer_at_2000_entities_per_second()
     {
-        var even = LoadPlanner.Plan(new LoaderOptions(), new(DryRun(400_000, 4_000), Partitions([.. Enumerable.Range(0, 400).Select(i => ($"p{i}", 1_000L))]), false, default, null, "none", null));
-        var skewed = LoadPlanner.Plan(new LoaderOptions(), new(DryRun(400_000, 4_000), Partitions(("HOT", 100_000), ("cold", 300_000)), false, default, null, "none", null));
+        var even = EstimateCalculator.Plan(new LoaderOptions(), new(DryRun(400_000, 4_000), Partitions([.. Enumerable.Range(0, 400).Select(i => ($"p{i}", 1_000L))]), false, default, null, "none", null));
+        var skewed = EstimateCalculator.Plan(new LoaderOptions(), new(DryRun(400_000, 4_000), Partitions(("HOT", 100_000), ("cold", 300_000)), false, default, null, "none", null));
 
         Assert.Equal((20_000, 20), (even.Prediction.RowsPerSecond, even.Prediction.Seconds));
         Assert.Empty(even.Warnings);
@@ -47,7 +47,7 @@ public sealed class LoadPlannerTests
     {
         var settings = new LoaderOptions { Backend = BackendKind.Cosmos };
 
-        var plan = LoadPlanner.Plan(settings, new(DryRun(100_000, 1_000), Partitions(("a", 50_000), ("b", 50_000)), false, default, null, "none: --sample 0", 12_000));
+        var plan = EstimateCalculator.Plan(settings, new(DryRun(100_000, 1_000), Partitions(("a", 50_000), ("b", 50_000)), false, default, null, "none: --sample 0", 12_000));
 
         Assert.Equal((6.0, "assumed"), (plan.RequestUnitsPerRow, plan.RequestUnitsPerRowSource));
         Assert.Equal(12_000, plan.RequestUnitsPerSecondBudget);
@@ -61,7 +61,7 @@ public sealed class LoadPlannerTests
     [Fact]
     public void Without_any_known_limit_nothing_is_predicted_and_the_estimate_says_why()
     {
-        var plan = LoadPlanner.Plan(new LoaderOptions { Backend = BackendKind.Cosmos }, new(DryRun(10, 1), Partitions(("a", 10)), false, default, null, "none", null));
+        var plan = EstimateCalculator.Plan(new LoaderOptions { Backend = BackendKind.Cosmos }, new(DryRun(10, 1), Partitions(("a", 10)), false, default, null, "none", null));
 
         Assert.Null(plan.Prediction.Seconds);
         Assert.Contains(plan.Warnings, warning => warning.StartsWith("No pace could be predicted", StringComparison.Ordinal));

@@ -10,9 +10,9 @@ namespace Loader.Worker.Tests.Checkpoints;
 
 /// <summary>
 /// Where a load that keeps a checkpoint starts, decided alone: a real checkpoint file and a real input file, read by the
-/// planner as the pipeline would hand them to it.
+/// finder as the pipeline would hand them to it.
 /// </summary>
-public sealed class ResumePlannerTests : IDisposable
+public sealed class ResumePointFinderTests : IDisposable
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _directory = new();
@@ -22,7 +22,7 @@ public sealed class ResumePlannerTests : IDisposable
     private readonly InputSource _source;
     private readonly CheckpointStore _store;
 
-    public ResumePlannerTests()
+    public ResumePointFinderTests()
     {
         _statistics = new LoadStatistics(new LoaderMetrics(_meters), TimeProvider.System);
         var input = _directory.WriteCsv("input.csv", "pk,rk\np,1\np,2\np,3\np,4\np,5\n");
@@ -37,8 +37,8 @@ public sealed class ResumePlannerTests : IDisposable
         _directory.Dispose();
     }
 
-    private ResumePlanner Planner(bool canSkipUnread = true) =>
-        new(_settings, canSkipUnread, _statistics, NullLogger<ResumePlanner>.Instance);
+    private ResumePointFinder Finder(bool canSkipUnread = true) =>
+        new(_settings, canSkipUnread, _statistics, NullLogger<ResumePointFinder>.Instance);
 
     /// <summary>A checkpoint as the loader writes it: the input's parts, and its fingerprint at the last record it settled.</summary>
     private Checkpoint CheckpointOf(long nextRecord, bool completed = false, LoaderOptions? settings = null) => new()
@@ -69,18 +69,18 @@ public sealed class ResumePlannerTests : IDisposable
         return marks;
     }
 
-    private async Task<(ResumePoint Resume, string[] Unread)> PlanAsync(ResumePlanner planner, ICheckpointStore store)
+    private async Task<(ResumePoint Resume, string[] Unread)> FindAsync(ResumePointFinder finder, ICheckpointStore store)
     {
         await using var input = _source.Open(4096);
         using var reader = CsvRecordReader.Open(input, _settings.Csv);
-        var resume = await planner.PlanAsync(store, _source, reader, new RecordSequenceHash(), _cancellation);
+        var resume = await finder.FindAsync(store, _source, reader, new RecordSequenceHash(), _cancellation);
         return (resume, [.. reader.ReadAll(csv => csv.GetString(1), 1).Select(record => record.Value!)]);
     }
 
     [Fact]
     public async Task Without_a_checkpoint_the_load_starts_from_the_top_tied_to_its_input_and_settings()
     {
-        var (resume, unread) = await PlanAsync(Planner(), _store);
+        var (resume, unread) = await FindAsync(Finder(), _store);
 
         Assert.False(resume.Resumed);
         Assert.Equal(0, resume.SkipRecords);
@@ -95,7 +95,7 @@ public sealed class ResumePlannerTests : IDisposable
     {
         await _store.WriteAsync(CheckpointOf(6, completed: true), _cancellation);
 
-        var (resume, unread) = await PlanAsync(Planner(), _store);
+        var (resume, unread) = await FindAsync(Finder(), _store);
 
         Assert.False(resume.Resumed);
         Assert.Equal(["1", "2", "3", "4", "5"], unread);
@@ -106,7 +106,7 @@ public sealed class ResumePlannerTests : IDisposable
     {
         await _store.WriteAsync(CheckpointOf(4), _cancellation);
 
-        var (resume, unread) = await PlanAsync(Planner(), _store);
+        var (resume, unread) = await FindAsync(Finder(), _store);
 
         Assert.True(resume.Resumed);
         Assert.Equal(3, resume.SkipRecords);
@@ -122,7 +122,7 @@ public sealed class ResumePlannerTests : IDisposable
     {
         await _store.WriteAsync(CheckpointOf(3) with { ReadUpTo = 4, ReadUpToLine = 5, Pending = [[4, 4]], Prefix = MarksAt(2, 4) }, _cancellation);
 
-        var (resume, unread) = await PlanAsync(Planner(canSkipUnread: false), _store);
+        var (resume, unread) = await FindAsync(Finder(canSkipUnread: false), _store);
 
         Assert.Equal(0, resume.SkipRecords);
         Assert.Equal(3, resume.ResumedAt);
@@ -138,7 +138,7 @@ public sealed class ResumePlannerTests : IDisposable
     {
         await _store.WriteAsync(CheckpointOf(4) with { ReadUpTo = 5, ReadUpToLine = 6, Pending = [[4, 4]], Prefix = MarksAt(1, 3, 5) }, _cancellation);
 
-        var (resume, unread) = await PlanAsync(Planner(), _store);
+        var (resume, unread) = await FindAsync(Finder(), _store);
 
         Assert.Equal(3, resume.SkipRecords);
         Assert.Equal(MarksAt(3)[0], resume.SkippedTo);
@@ -152,7 +152,7 @@ public sealed class ResumePlannerTests : IDisposable
         await _store.WriteAsync(CheckpointOf(5) with { Prefix = MarksAt(1, 2, 4) }, _cancellation);
         File.WriteAllText(_settings.Input!, "pk,rk\np,1\np,2\np,7\np,4\np,5\n"); // record 3 edited in place
 
-        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => PlanAsync(Planner(), _store));
+        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => FindAsync(Finder(), _store));
 
         Assert.StartsWith($"Loader:Input '{_settings.Input}' has changed since the checkpoint at '{_settings.CheckpointPath}' was written: records 3 to 4 (lines 4 to 5 of 'input.csv') are not the ones it settled.", refused.Message, StringComparison.Ordinal);
         Assert.EndsWith("Restore the input, or delete the checkpoint (or give another Loader:CheckpointPath) to load it from the top.", refused.Message, StringComparison.Ordinal);
@@ -164,7 +164,7 @@ public sealed class ResumePlannerTests : IDisposable
     {
         await _store.WriteAsync(CheckpointOf(4) with { Version = 2, Parts = [], Prefix = [] }, _cancellation);
 
-        var (resume, unread) = await PlanAsync(Planner(), _store);
+        var (resume, unread) = await FindAsync(Finder(), _store);
 
         Assert.Equal(3, resume.SkipRecords);
         Assert.Null(resume.Check);
@@ -177,7 +177,7 @@ public sealed class ResumePlannerTests : IDisposable
         var other = new LoaderOptions { Input = _settings.Input, PartitionKey = "{rk}", RowKey = "{pk}", CheckpointPath = _settings.CheckpointPath };
         await _store.WriteAsync(CheckpointOf(4, settings: other), _cancellation);
 
-        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => PlanAsync(Planner(), _store));
+        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => FindAsync(Finder(), _store));
 
         Assert.StartsWith($"Loader:CheckpointPath '{_settings.CheckpointPath}' belongs to another load: ", refused.Message, StringComparison.Ordinal);
         Assert.Contains("Loader:PartitionKey", refused.Message, StringComparison.Ordinal);
@@ -189,7 +189,7 @@ public sealed class ResumePlannerTests : IDisposable
     {
         await File.WriteAllTextAsync(_settings.CheckpointPath!, "not json", _cancellation);
 
-        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => PlanAsync(Planner(), _store));
+        var refused = await Assert.ThrowsAsync<CheckpointRefusedException>(() => FindAsync(Finder(), _store));
 
         Assert.Contains("is not a loader checkpoint", refused.Message, StringComparison.Ordinal);
     }
@@ -197,7 +197,7 @@ public sealed class ResumePlannerTests : IDisposable
     [Fact]
     public async Task A_checkpoint_that_cannot_be_read_is_unavailable_naming_the_setting()
     {
-        var failure = await Assert.ThrowsAsync<CheckpointUnavailableException>(() => PlanAsync(Planner(), new FailingCheckpointStore()));
+        var failure = await Assert.ThrowsAsync<CheckpointUnavailableException>(() => FindAsync(Finder(), new FailingCheckpointStore()));
 
         Assert.StartsWith($"Loader:CheckpointPath: cannot read '{_settings.CheckpointPath}': ", failure.Message, StringComparison.Ordinal);
         Assert.Contains("disk gone", failure.Message, StringComparison.Ordinal);

@@ -1,4 +1,4 @@
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Estimate;
 
 /// <summary>
 /// The services' published scalability targets the estimate plans with (see the services' limits pages; the team's

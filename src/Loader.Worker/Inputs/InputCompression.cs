@@ -1,4 +1,4 @@
-namespace Loader.Worker.Csv;
+namespace Loader.Worker.Inputs;
 
 /// <summary>
 /// How the input's bytes are compressed (<c>Loader:Csv:Compression</c>). <see cref="Auto"/> decides per file: a blob's

@@ -1,6 +1,6 @@
 using Loader.Worker.Configuration;
 
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Estimate;
 
 /// <summary>What <c>--estimate</c> found and predicts; printed as text and as this JSON.</summary>
 internal sealed record LoadEstimate
@@ -64,7 +64,7 @@ internal sealed record LoadEstimate
 
     /// <summary>
     /// What one pass of the estimate read, with nothing planned: as it stands, the estimate of a pass that failed;
-    /// <see cref="LoadPlanner"/> starts from the dry run's and fills in the rest.
+    /// <see cref="EstimateCalculator"/> starts from the dry run's and fills in the rest.
     /// </summary>
     public static LoadEstimate Unplanned(Reporting.LoadReport pass) => new()
     {

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace Loader.Worker.Planning;
+namespace Loader.Worker.Estimate;
 
 /// <summary>The estimate as a person reads it, followed by the same as JSON for a script.</summary>
 internal static class EstimateText

@@ -1,10 +1,9 @@
-namespace Loader.Worker.Csv;
+namespace Loader.Worker.Inputs;
 
 /// <summary>
 /// A stream the input is read through: read-only and forward-only, with no length of its own. The input's layers
 /// (a part's counted bytes, its decompressor, the parts combined, the CSV reader's runaway-quote guard) derive from it
-/// and say only how they read. It sits here, with the lowest of them: the CSV reader is below Inputs, which opens the
-/// input and stacks its layers on this base.
+/// and say only how they read.
 /// </summary>
 internal abstract class ForwardReadStream : Stream
 {

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Globalization;
 using System.Text;
 
-namespace Loader.Worker.Csv;
+namespace Loader.Worker.Inputs;
 
 /// <summary>
 /// Text from the input as messages, logs and summaries show it: control characters and line separators written as

@@ -8,7 +8,7 @@ using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
-namespace Loader.Worker.Shards.Planning;
+namespace Loader.Worker.Shards.Plan;
 
 /// <summary>
 /// <c>plan</c>: cuts the input into shards, stores the load's manifest in the state folder and puts one message per shard

@@ -3,7 +3,7 @@ using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Microsoft.Extensions.Logging;
 
-namespace Loader.Worker.Shards.Planning;
+namespace Loader.Worker.Shards.Plan;
 
 /// <summary>
 /// Cuts an input into shards. Key shards are buckets of partition keys over the whole input. Range shards are the
