@@ -1,8 +1,8 @@
 namespace Loader.Worker.Estimate;
 
 /// <summary>
-/// The services' published scalability targets the estimate plans with (see the services' limits pages; the team's
-/// copy is shared/reference/azure-limits.md). Targets, not guarantees: a service may give more or less.
+/// The services' published scalability targets the estimate plans with (Microsoft Learn: "Scalability and performance
+/// targets for Table storage" and Azure Cosmos DB's "Service quotas"). Targets, not guarantees: a service may give more or less.
 /// </summary>
 internal static class ServiceTargets
 {

@@ -1,6 +1,6 @@
 namespace Loader.Worker.Backends.Tables;
 
-/// <summary>The Table service's limits (see docs/azure-limits, "Azure Table Storage"); named once here.</summary>
+/// <summary>The Table service's limits (Microsoft Learn: "Understanding the Table service data model" and "Scalability and performance targets for Table storage"); named once here.</summary>
 internal static class TableLimits
 {
     public const int MaxOperationsPerBatch = 100;
