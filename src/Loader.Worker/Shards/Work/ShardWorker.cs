@@ -1,9 +1,7 @@
-using System.Globalization;
 using Azure;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
-using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -16,6 +14,8 @@ namespace Loader.Worker.Shards.Work;
 /// is settled only when its run completed; then its message is deleted. A failed run puts the message back after
 /// <c>Loader:Shards:RetryDelay</c>; a message taken <c>Loader:Shards:MaxDequeues</c> times without being settled goes to
 /// the poison queue. Duplicate messages (a plan stopped halfway and run again) are told apart by the shard's state.
+/// What becomes of a message at each step is decided by <see cref="ShardTransitions"/>; this class reads, runs and
+/// carries the decisions out.
 /// </summary>
 internal sealed partial class ShardWorker(
     IOptions<LoaderOptions> options,
@@ -95,203 +95,143 @@ internal sealed partial class ShardWorker(
         }
     }
 
+    /// <summary>Handles one message: each step reads or runs what it needs, then carries out what <see cref="ShardTransitions"/> decides.</summary>
     private async Task<ShardResult> HandleAsync(ShardedLoad load, LoadManifest manifest, ReceivedShard message, CancellationToken stopping)
     {
         var shards = options.Value.Shards;
-        var spec = message.Message is { } named && named.LoadId == manifest.LoadId ? manifest.Shards.FirstOrDefault(shard => shard.Id == named.Shard) : null;
-        if (spec is null)
+        if (ShardTransitions.ShardOf(manifest, message) is not { } spec)
         {
-            // Not this load's: another program's message, or one of a load planned elsewhere with this queue. Kept for a person to look at.
-            LogForeignMessage(message.MessageId, message.Text.Length > 200 ? message.Text[..200] : message.Text, load.Queue.PoisonDisplay);
-            await load.Queue.PoisonAsync(message, CancellationToken.None).ConfigureAwait(false);
-            return ShardResult.Skipped;
+            return await SettleAsync(new Handling(load, null, message), ShardTransitions.NotThisLoad, hold: null).ConfigureAwait(false);
         }
 
+        var handling = new Handling(load, spec, message);
         var stored = await load.Store.ReadStateAsync(spec.Id, CancellationToken.None).ConfigureAwait(false);
-        if (stored.State is { Status: ShardStatus.Done or ShardStatus.Poisoned } settled)
+        var decision = ShardTransitions.OnReceived(message, spec, stored, shards, timeProvider.GetUtcNow());
+        if (decision.Step != ShardStep.Take)
         {
-            LogAlreadySettled(spec.Id, settled.Status, message.MessageId);
-            await load.Queue.DeleteAsync(message, CancellationToken.None).ConfigureAwait(false);
-            return ShardResult.Skipped;
+            return await SettleAsync(handling with { Seen = stored.State }, decision, hold: null).ConfigureAwait(false);
         }
 
-        if (message.DequeueCount > shards.MaxDequeues && !stored.Leased)
+        if (decision.Record is { } missing)
         {
-            return await PoisonAsync(load, spec, stored, message, leaseId: null,
-                string.Create(CultureInfo.InvariantCulture, $"taken {message.DequeueCount - 1} times without being settled (Loader:Shards:MaxDequeues {shards.MaxDequeues})")).ConfigureAwait(false);
-        }
-
-        if (stored.State is null)
-        {
-            // A plan stopped between sending the message and creating the state: the state is made now, so it can be leased.
-            await load.Store.TryCreateStateAsync(NewState(manifest, spec), CancellationToken.None).ConfigureAwait(false);
+            await load.Store.TryCreateStateAsync(missing, CancellationToken.None).ConfigureAwait(false);
         }
 
         await using var hold = await ShardHold.TryTakeAsync(load.Store.LeaseOf(spec.Id), load.Queue, message, shards.VisibilityTimeout, timeProvider, logger, CancellationToken.None).ConfigureAwait(false);
         if (hold is null)
         {
-            return await OnHeldElsewhereAsync(load, spec, message).ConfigureAwait(false);
+            var current = (await load.Store.ReadStateAsync(spec.Id, CancellationToken.None).ConfigureAwait(false)).State;
+            return await SettleAsync(handling with { Seen = current }, ShardTransitions.OnLeaseRefused(message, current, shards), hold: null).ConfigureAwait(false);
         }
 
         // Read again under the lease: the state as the last holder left it.
         stored = await load.Store.ReadStateAsync(spec.Id, CancellationToken.None).ConfigureAwait(false);
-        var state = stored.State ?? NewState(manifest, spec);
-        if (state.Status is ShardStatus.Done or ShardStatus.Poisoned)
+        decision = ShardTransitions.OnLeaseTaken(message, spec, stored.State, _worker, timeProvider.GetUtcNow());
+        if (decision.Step != ShardStep.Start)
         {
-            await load.Queue.DeleteAsync(message, CancellationToken.None).ConfigureAwait(false);
-            await hold.ReleaseAsync().ConfigureAwait(false);
-            return ShardResult.Skipped;
+            return await SettleAsync(handling, decision, hold).ConfigureAwait(false);
         }
 
-        var started = timeProvider.GetUtcNow();
-        state = state with
-        {
-            Status = ShardStatus.Running,
-            MessageId = message.MessageId,
-            Attempts = state.Attempts + 1,
-            Worker = _worker,
-            FirstStartedAt = state.FirstStartedAt ?? started,
-            StartedAt = started,
-            FinishedAt = null,
-            UpdatedAt = started,
-        };
-        await load.Store.WriteStateAsync(state, hold.LeaseId, null, CancellationToken.None).ConfigureAwait(false);
+        var running = decision.Record!;
+        await load.Store.WriteStateAsync(running, hold.LeaseId, null, CancellationToken.None).ConfigureAwait(false);
         var what = spec.Describe();
-        LogShardStarting(spec.Id, what, state.Attempts, message.DequeueCount);
+        LogShardStarting(spec.Id, what, running.Attempts, message.DequeueCount);
+        var (end, crash) = await RunShardAsync(manifest, spec, load.Store, hold, stopping).ConfigureAwait(false);
+        decision = ShardTransitions.OnRunEnded(running, end, message.DequeueCount, shards, timeProvider.GetUtcNow());
+        if (crash is not null && decision.Step != ShardStep.LeaseLost)
+        {
+            LogShardCrashed(spec.Id, crash);
+        }
 
-        LoadResult? result = null;
+        return await SettleAsync(handling with { Report = end.Report }, decision, hold).ConfigureAwait(false);
+    }
+
+    /// <summary>Runs the shard; a run that throws crashed, unless the lease was lost (then it was cut off, which the end says).</summary>
+    private async Task<(ShardRunEnd End, Exception? Crash)> RunShardAsync(LoadManifest manifest, ShardSpec spec, ShardStateStore store, ShardHold hold, CancellationToken stopping)
+    {
+        ShardRunEnd end;
         Exception? crash = null;
         try
         {
-            result = await run.RunAsync(manifest, spec, load.Store, stopping, hold.Lost).ConfigureAwait(false);
+            end = ShardRunEnd.Of(await run.RunAsync(manifest, spec, store, stopping, hold.Lost).ConfigureAwait(false));
         }
-        catch (Exception exception) when (!hold.Lost.IsCancellationRequested)
+        catch (Exception exception)
         {
             crash = exception;
-        }
-        catch (Exception) when (hold.Lost.IsCancellationRequested)
-        {
-            // Cut off because the lease was lost: said below.
+            end = ShardRunEnd.Crashed(exitCodeOf(LoadOutcomeKind.UnexpectedError), BackendErrors.Describe(exception));
         }
 
-        if (hold.Lost.IsCancellationRequested)
-        {
-            // Another worker may hold the shard now: its state, message and lease are no longer this worker's to touch.
-            LogShardTakenOver(spec.Id);
-            return ShardResult.TakenOver;
-        }
-
-        if (result is null)
-        {
-            LogShardCrashed(spec.Id, crash!);
-            return await FailedAsync(load, spec, state, message, hold, LoadOutcome.FailedName, exitCodeOf(LoadOutcomeKind.UnexpectedError), BackendErrors.Describe(crash!)).ConfigureAwait(false);
-        }
-
-        var report = result.Report;
-        await hold.StopRenewingAsync().ConfigureAwait(false);
-        if (result.Outcome.Kind == LoadOutcomeKind.Completed)
-        {
-            var finished = timeProvider.GetUtcNow();
-            await load.Store.WriteStateAsync(
-                state with { Status = ShardStatus.Done, FinishedAt = finished, UpdatedAt = finished, Outcome = report.Outcome, ExitCode = report.ExitCode, Message = report.Message },
-                hold.LeaseId, null, CancellationToken.None).ConfigureAwait(false);
-            await load.Queue.DeleteAsync(message, CancellationToken.None).ConfigureAwait(false);
-            await hold.ReleaseAsync().ConfigureAwait(false);
-            LogShardDone(spec.Id, report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSkipped, report.ElapsedSeconds);
-            return ShardResult.Done(report);
-        }
-
-        if (result.Outcome.Kind == LoadOutcomeKind.Stopped && stopping.IsCancellationRequested)
-        {
-            return await StoppedAsync(load, spec, state, message, hold, report).ConfigureAwait(false);
-        }
-
-        return await FailedAsync(load, spec, state, message, hold, report.Outcome, report.ExitCode, report.Message ?? report.Outcome, report).ConfigureAwait(false);
+        return (end with { StopRequested = stopping.IsCancellationRequested, LeaseLost = hold.Lost.IsCancellationRequested }, crash);
     }
 
     /// <summary>
-    /// The lease is held: by the worker on this very message (whose hold on the message lapsed, so it showed again),
-    /// or by a worker on another message of the shard, which makes this one a duplicate.
+    /// Carries out a decision that ends the handling of a message, in this order: the state recorded (a poisoning that
+    /// finds another worker on the shard gives way to it), the message, the lease. What was found is said before it is acted
+    /// on; what was recorded, once it is.
     /// </summary>
-    private async Task<ShardResult> OnHeldElsewhereAsync(ShardedLoad load, ShardSpec spec, ReceivedShard message)
+    private async Task<ShardResult> SettleAsync(Handling handling, ShardDecision decision, ShardHold? hold)
     {
-        var stored = await load.Store.ReadStateAsync(spec.Id, CancellationToken.None).ConfigureAwait(false);
-        if (stored.State?.MessageId is { } current && current != message.MessageId)
+        if (decision.Record is null)
         {
-            LogDuplicate(spec.Id, message.MessageId, current);
-            await load.Queue.DeleteAsync(message, CancellationToken.None).ConfigureAwait(false);
-        }
-        else
-        {
-            LogHeldElsewhere(spec.Id, stored.State?.Worker ?? "?");
-            await ReturnAsync(load, message, options.Value.Shards.VisibilityTimeout).ConfigureAwait(false);
+            LogFound(handling, decision);
         }
 
-        return ShardResult.Skipped;
-    }
-
-    /// <summary>
-    /// Stopped by SIGTERM with its checkpoint written: the shard goes back as a new message, so a shard that makes progress
-    /// over several stopped executions is not counted toward the poison queue.
-    /// </summary>
-    private async Task<ShardResult> StoppedAsync(ShardedLoad load, ShardSpec spec, ShardState state, ReceivedShard message, ShardHold hold, LoadReport report)
-    {
-        var messageId = await load.Queue.SendAsync(new ShardMessage(state.LoadId, spec.Id), TimeSpan.Zero, CancellationToken.None).ConfigureAwait(false);
-        var now = timeProvider.GetUtcNow();
-        await load.Store.WriteStateAsync(
-            state with { Status = ShardStatus.Queued, MessageId = messageId, UpdatedAt = now, Outcome = report.Outcome, ExitCode = report.ExitCode, Message = "stopped by its worker; resumes from its checkpoint" },
-            hold.LeaseId, null, CancellationToken.None).ConfigureAwait(false);
-        await load.Queue.DeleteAsync(message, CancellationToken.None).ConfigureAwait(false);
-        await hold.ReleaseAsync().ConfigureAwait(false);
-        LogShardStopped(spec.Id, report.RowsWritten);
-        return ShardResult.Stopped;
-    }
-
-    private async Task<ShardResult> FailedAsync(ShardedLoad load, ShardSpec spec, ShardState state, ReceivedShard message, ShardHold hold, string outcome, int exitCode, string why, LoadReport? report = null)
-    {
-        await hold.StopRenewingAsync().ConfigureAwait(false);
-        var shards = options.Value.Shards;
-        if (message.DequeueCount >= shards.MaxDequeues)
+        if (decision.ReleaseLease)
         {
-            var stored = new StoredShardState(state with { Outcome = outcome, ExitCode = exitCode }, default, Leased: true);
-            var result = await PoisonAsync(load, spec, stored, message, hold.LeaseId,
-                string.Create(CultureInfo.InvariantCulture, $"failed {message.DequeueCount} times (Loader:Shards:MaxDequeues {shards.MaxDequeues}); the last time: {why}")).ConfigureAwait(false);
-            await hold.ReleaseAsync().ConfigureAwait(false);
-            return result;
+            await hold!.StopRenewingAsync().ConfigureAwait(false);
         }
 
-        var now = timeProvider.GetUtcNow();
-        await load.Store.WriteStateAsync(
-            state with { Status = ShardStatus.Failed, FinishedAt = now, UpdatedAt = now, Outcome = outcome, ExitCode = exitCode, Message = why },
-            hold.LeaseId, null, CancellationToken.None).ConfigureAwait(false);
-        await ReturnAsync(load, message, shards.RetryDelay).ConfigureAwait(false);
-        await hold.ReleaseAsync().ConfigureAwait(false);
-        LogShardFailed(spec.Id, message.DequeueCount, shards.MaxDequeues, exitCode, why, shards.RetryDelay.TotalSeconds);
-        return ShardResult.Failed(report);
+        if (decision.Record is { } record)
+        {
+            if (decision.Message == MessageAction.GiveBack)
+            {
+                record = record with { MessageId = await SendAgainAsync(handling.Load, record).ConfigureAwait(false) };
+            }
+
+            if (!await RecordAsync(handling.Load, decision, record, hold).ConfigureAwait(false))
+            {
+                await ReleaseAsync(decision, hold).ConfigureAwait(false);
+                return ShardResult.Skipped;
+            }
+        }
+
+        await (decision.Message switch
+        {
+            MessageAction.Delete or MessageAction.GiveBack => handling.Load.Queue.DeleteAsync(handling.Message, CancellationToken.None),
+            MessageAction.ShowAfter => ShowAfterAsync(handling.Load, handling.Message, decision.Delay),
+            MessageAction.Poison => handling.Load.Queue.PoisonAsync(handling.Message, CancellationToken.None),
+            _ => Task.CompletedTask,
+        }).ConfigureAwait(false);
+        await ReleaseAsync(decision, hold).ConfigureAwait(false);
+        if (decision.Record is { } recorded)
+        {
+            LogRecorded(handling, decision, recorded);
+        }
+
+        return decision.Result;
     }
 
-    private async Task<ShardResult> PoisonAsync(ShardedLoad load, ShardSpec spec, StoredShardState stored, ReceivedShard message, string? leaseId, string why)
+    /// <summary>Writes the decision's state: under the lease when held, else only if unchanged; false when a poisoning found the shard taken meanwhile.</summary>
+    private static async Task<bool> RecordAsync(ShardedLoad load, ShardDecision decision, ShardState record, ShardHold? hold)
     {
-        var now = timeProvider.GetUtcNow();
-        var state = (stored.State ?? new ShardState { LoadId = message.Message!.LoadId, Shard = spec.Id, Status = ShardStatus.Queued, UpdatedAt = now })
-            with { Status = ShardStatus.Poisoned, FinishedAt = now, UpdatedAt = now, Message = why };
         try
         {
-            await load.Store.WriteStateAsync(state, leaseId, leaseId is null && stored.State is not null ? stored.ETag : null, CancellationToken.None).ConfigureAwait(false);
+            await load.Store.WriteStateAsync(record, hold?.LeaseId, hold is null ? decision.IfMatch : null, CancellationToken.None).ConfigureAwait(false);
+            return true;
         }
-        catch (RequestFailedException exception) when (exception.Status is 412 or 409)
+        catch (RequestFailedException exception) when (exception.Status is 412 or 409 && decision.Step == ShardStep.Poisoned)
         {
             // A worker took the shard meanwhile: its run decides; the message stays with it.
-            return ShardResult.Skipped;
+            return false;
         }
-
-        await load.Queue.PoisonAsync(message, CancellationToken.None).ConfigureAwait(false);
-        LogPoisoned(spec.Id, load.Queue.PoisonDisplay, why);
-        return ShardResult.Poisoned;
     }
 
+    /// <summary>Puts the shard in the queue again as a new message, visible at once; returns its id.</summary>
+    private static Task<string> SendAgainAsync(ShardedLoad load, ShardState state) =>
+        load.Queue.SendAsync(new ShardMessage(state.LoadId, state.Shard), TimeSpan.Zero, CancellationToken.None);
+
     /// <summary>Lets a message show again after <paramref name="delay"/>; one no longer this worker's is left alone.</summary>
-    private static async Task ReturnAsync(ShardedLoad load, ReceivedShard message, TimeSpan delay)
+    private static async Task ShowAfterAsync(ShardedLoad load, ReceivedShard message, TimeSpan delay)
     {
         try
         {
@@ -303,8 +243,60 @@ internal sealed partial class ShardWorker(
         }
     }
 
-    private ShardState NewState(LoadManifest manifest, ShardSpec spec) =>
-        new() { LoadId = manifest.LoadId, Shard = spec.Id, Status = ShardStatus.Queued, Enqueued = true, UpdatedAt = timeProvider.GetUtcNow() };
+    private static Task ReleaseAsync(ShardDecision decision, ShardHold? hold) =>
+        decision.ReleaseLease ? hold!.ReleaseAsync() : Task.CompletedTask;
+
+    /// <summary>The message in hand: its load, its shard (null when not this load's), the state as last read, the run's report.</summary>
+    private sealed record Handling(ShardedLoad Load, ShardSpec? Spec, ReceivedShard Message)
+    {
+        public ShardState? Seen { get; init; }
+
+        public LoadReport? Report { get; init; }
+    }
+
+    private void LogFound(Handling handling, ShardDecision decision)
+    {
+        var (load, spec, message) = (handling.Load, handling.Spec, handling.Message);
+        switch (decision.Step)
+        {
+            case ShardStep.NotThisLoad:
+                // Kept for a person to look at.
+                LogForeignMessage(message.MessageId, message.Text.Length > 200 ? message.Text[..200] : message.Text, load.Queue.PoisonDisplay);
+                break;
+            case ShardStep.AlreadySettled:
+                LogAlreadySettled(spec!.Id, handling.Seen!.Status, message.MessageId);
+                break;
+            case ShardStep.Duplicate:
+                LogDuplicate(spec!.Id, message.MessageId, handling.Seen!.MessageId!);
+                break;
+            case ShardStep.HeldElsewhere:
+                LogHeldElsewhere(spec!.Id, handling.Seen?.Worker ?? "?");
+                break;
+            case ShardStep.LeaseLost:
+                LogShardTakenOver(spec!.Id);
+                break;
+        }
+    }
+
+    private void LogRecorded(Handling handling, ShardDecision decision, ShardState recorded)
+    {
+        var (spec, report) = (handling.Spec!, handling.Report);
+        switch (decision.Step)
+        {
+            case ShardStep.Done:
+                LogShardDone(spec.Id, report!.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSkipped, report.ElapsedSeconds);
+                break;
+            case ShardStep.FailedWillRetry:
+                LogShardFailed(spec.Id, handling.Message.DequeueCount, options.Value.Shards.MaxDequeues, recorded.ExitCode!.Value, recorded.Message!, decision.Delay.TotalSeconds);
+                break;
+            case ShardStep.Poisoned:
+                LogPoisoned(spec.Id, handling.Load.Queue.PoisonDisplay, recorded.Message!);
+                break;
+            case ShardStep.GivenBack:
+                LogShardStopped(spec.Id, report!.RowsWritten);
+                break;
+        }
+    }
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Worker {Worker} taking shards of load {LoadId} ({Shards} shards) from {Queue}")]
     private partial void LogStarting(string worker, string loadId, int shards, string queue);
