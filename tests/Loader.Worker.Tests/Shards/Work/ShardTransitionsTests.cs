@@ -96,73 +96,46 @@ public sealed class ShardTransitionsTests
 
     // Received: the shard's state as read without a lease.
 
+    /// <summary>
+    /// A settled shard's message is deleted however often it was taken; any other goes on to take the lease while it was
+    /// taken at most <c>MaxDequeues</c> times, or more when the shard is leased (its holder settles it).
+    /// </summary>
     [Theory]
-    [InlineData(nameof(ShardStatus.Done), 1)]
-    [InlineData(nameof(ShardStatus.Poisoned), 1)]
-    [InlineData(nameof(ShardStatus.Done), 9)]
-    public void A_message_of_a_shard_settled_already_is_deleted_however_often_it_was_taken(string statusName, long dequeueCount)
+    [InlineData(nameof(ShardStatus.Done), 1, false, nameof(ShardStep.AlreadySettled), nameof(MessageAction.Delete))]
+    [InlineData(nameof(ShardStatus.Poisoned), 1, false, nameof(ShardStep.AlreadySettled), nameof(MessageAction.Delete))]
+    [InlineData(nameof(ShardStatus.Done), 9, false, nameof(ShardStep.AlreadySettled), nameof(MessageAction.Delete))]
+    [InlineData(nameof(ShardStatus.Poisoned), 9, true, nameof(ShardStep.AlreadySettled), nameof(MessageAction.Delete))]
+    [InlineData(nameof(ShardStatus.Queued), 1, false, nameof(ShardStep.Take), nameof(MessageAction.Keep))]
+    [InlineData(nameof(ShardStatus.Failed), 2, false, nameof(ShardStep.Take), nameof(MessageAction.Keep))]
+    [InlineData(nameof(ShardStatus.Running), 3, false, nameof(ShardStep.Take), nameof(MessageAction.Keep))]
+    [InlineData(nameof(ShardStatus.Running), 4, true, nameof(ShardStep.Take), nameof(MessageAction.Keep))]
+    public void A_message_of_a_shard_with_state_is_deleted_when_settled_else_goes_on_to_take_the_lease(string status, long dequeueCount, bool leased, string step, string message)
     {
-        var status = Enum.Parse<ShardStatus>(statusName);
-        var decision = ShardTransitions.OnReceived(Message(dequeueCount), s_spec, Stored(State(status)), s_shards, s_now);
+        var decision = ShardTransitions.OnReceived(Message(dequeueCount), s_spec, Stored(State(Enum.Parse<ShardStatus>(status)), leased), s_shards, s_now);
 
-        AssertEnds(decision, ShardStep.AlreadySettled, ShardResultKind.Skipped, MessageAction.Delete, releaseLease: false);
+        AssertEnds(decision, Enum.Parse<ShardStep>(step), ShardResultKind.Skipped, Enum.Parse<MessageAction>(message), releaseLease: false);
         Assert.Null(decision.Record);
     }
 
-    [Fact]
-    public void A_message_taken_more_than_MaxDequeues_times_poisons_an_unleased_shard_if_its_state_is_still_as_read()
+    /// <summary>Poisoned without a lease: written only if the state is as read, or created only if the plan left none.</summary>
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void A_message_taken_more_than_MaxDequeues_times_poisons_an_unleased_shard_unless_its_state_changed_meanwhile(bool withState)
     {
-        var decision = ShardTransitions.OnReceived(Message(4), s_spec, Stored(State(ShardStatus.Failed)), s_shards, s_now);
+        var read = withState ? State(ShardStatus.Failed) : null;
+
+        var decision = ShardTransitions.OnReceived(Message(4), s_spec, Stored(read), s_shards, s_now);
 
         AssertEnds(decision, ShardStep.Poisoned, ShardResultKind.Poisoned, MessageAction.Poison, releaseLease: false);
-        Assert.Equal(s_etag, decision.IfMatch);
-        Assert.Equal(State(ShardStatus.Failed) with
+        Assert.Equal(withState ? s_etag : null, decision.IfMatch);
+        Assert.Equal((read ?? new ShardState { LoadId = LoadId, Shard = s_spec.Id, Status = ShardStatus.Queued, UpdatedAt = s_now }) with
         {
             Status = ShardStatus.Poisoned,
             FinishedAt = s_now,
             UpdatedAt = s_now,
             Message = "taken 3 times without being settled (Loader:Shards:MaxDequeues 3)",
         }, decision.Record);
-    }
-
-    [Fact]
-    public void A_message_taken_too_often_of_a_shard_without_state_poisons_a_new_state_created_only_if_none_is_there()
-    {
-        var decision = ShardTransitions.OnReceived(Message(5), s_spec, Stored(null), s_shards, s_now);
-
-        AssertEnds(decision, ShardStep.Poisoned, ShardResultKind.Poisoned, MessageAction.Poison, releaseLease: false);
-        Assert.Null(decision.IfMatch);
-        Assert.Equal(new ShardState
-        {
-            LoadId = LoadId,
-            Shard = s_spec.Id,
-            Status = ShardStatus.Poisoned,
-            FinishedAt = s_now,
-            UpdatedAt = s_now,
-            Message = "taken 4 times without being settled (Loader:Shards:MaxDequeues 3)",
-        }, decision.Record);
-    }
-
-    [Fact]
-    public void A_message_taken_too_often_of_a_leased_shard_is_left_to_its_holder_to_settle()
-    {
-        var decision = ShardTransitions.OnReceived(Message(4), s_spec, Stored(State(ShardStatus.Running), leased: true), s_shards, s_now);
-
-        Assert.Equal(ShardStep.Take, decision.Step);
-        Assert.Null(decision.Record);
-    }
-
-    [Theory]
-    [InlineData(nameof(ShardStatus.Queued), 1)]
-    [InlineData(nameof(ShardStatus.Failed), 2)]
-    [InlineData(nameof(ShardStatus.Running), 3)]
-    public void A_message_of_a_waiting_shard_taken_at_most_MaxDequeues_times_goes_on_to_take_the_lease(string statusName, long dequeueCount)
-    {
-        var status = Enum.Parse<ShardStatus>(statusName);
-        var decision = ShardTransitions.OnReceived(Message(dequeueCount), s_spec, Stored(State(status)), s_shards, s_now);
-
-        AssertEnds(decision, ShardStep.Take, ShardResultKind.Skipped, MessageAction.Keep, releaseLease: false);
-        Assert.Null(decision.Record);
     }
 
     [Fact]
@@ -243,19 +216,9 @@ public sealed class ShardTransitionsTests
         var decision = ShardTransitions.OnLeaseTaken(Message(1), s_spec, underLease: null, Worker, s_now);
 
         Assert.Equal(ShardStep.Start, decision.Step);
-        Assert.Equal(new ShardState
-        {
-            LoadId = LoadId,
-            Shard = s_spec.Id,
-            Status = ShardStatus.Running,
-            Enqueued = true,
-            MessageId = "m-1",
-            Attempts = 1,
-            Worker = Worker,
-            FirstStartedAt = s_now,
-            StartedAt = s_now,
-            UpdatedAt = s_now,
-        }, decision.Record);
+        var record = decision.Record!;
+        Assert.Equal((LoadId, s_spec.Id, ShardStatus.Running, true, "m-1", 1, Worker), (record.LoadId, record.Shard, record.Status, record.Enqueued, record.MessageId, record.Attempts, record.Worker));
+        Assert.Equal((s_now, s_now, s_now, null), (record.FirstStartedAt, record.StartedAt, record.UpdatedAt, record.FinishedAt));
     }
 
     // The run ended.
