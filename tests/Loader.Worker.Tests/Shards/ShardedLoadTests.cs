@@ -96,6 +96,28 @@ public sealed class ShardedLoadTests : IDisposable
     /// takes it and resumes from the shard's checkpoint. Nothing is lost, the other shards are not touched again, and
     /// the rows sent again are within the killed shard's rows its checkpoint did not show settled.
     /// </summary>
+    /// <summary>
+    /// The shard's checkpoint as the killed worker left it: a write it had sent before the kill may still be stored by
+    /// Azurite after the kill, so the blob is read until it stays the same for a second. No one else writes it until
+    /// the shard is taken again, after its visibility timeout.
+    /// </summary>
+    private async Task<Checkpoint> CheckpointAfterKillAsync(AzuriteProcess azurite, string shardId)
+    {
+        var path = $"kill/shards/{shardId}/checkpoint.json";
+        var last = (await ReadJsonAsync<Checkpoint>(azurite, path))!;
+        while (true)
+        {
+            await Task.Delay(TimeSpan.FromSeconds(1), _cancellation);
+            var now = (await ReadJsonAsync<Checkpoint>(azurite, path))!;
+            if (now.UpdatedAt == last.UpdatedAt)
+            {
+                return now;
+            }
+
+            last = now;
+        }
+    }
+
     [Fact]
     public async Task A_worker_killed_mid_shard_gives_its_shard_back_and_another_resumes_it_from_its_checkpoint()
     {
@@ -117,7 +139,7 @@ public sealed class ShardedLoadTests : IDisposable
             var (victim, shard) = await ShardUnderWayAsync(azurite, manifest, workers, minimumRecord: 3_000);
             await victim.KillAsync();
             var killedAt = DateTimeOffset.UtcNow;
-            var checkpoint = (await ReadJsonAsync<Checkpoint>(azurite, $"kill/shards/{shard.Id}/checkpoint.json"))!;
+            var checkpoint = await CheckpointAfterKillAsync(azurite, shard.Id);
             var shardRows = ShardedRows.Of(parts, manifest);
             var storedAtKill = shardRows.StoredOf(shard.Id, await AzuriteFixture.ReadTableAsync(azurite.ConnectionString, settings["Loader:Tables:Table"]!, _cancellation));
 
