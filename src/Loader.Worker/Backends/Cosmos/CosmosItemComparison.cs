@@ -10,6 +10,20 @@ namespace Loader.Worker.Backends.Cosmos;
 /// </summary>
 internal static class CosmosItemComparison
 {
+    /// <summary>Each row against its stored item (by id), the row as <paramref name="json"/> writes it.</summary>
+    public static async Task<StoredState[]> CompareAsync(IReadOnlyList<LoadEntity> entities, CosmosStoredItems stored, CosmosItemJson json, CancellationToken cancellationToken)
+    {
+        var states = new StoredState[entities.Count];
+        for (var i = 0; i < states.Length; i++)
+        {
+            var entity = entities[i];
+            using var written = await JsonDocument.ParseAsync(json.Serialize(entity), cancellationToken: cancellationToken).ConfigureAwait(false);
+            states[i] = Compare(written.RootElement, stored.Items.TryGetValue(entity.RowKey, out var item) ? item.Body : null);
+        }
+
+        return states;
+    }
+
     public static StoredState Compare(JsonElement written, JsonElement? stored)
     {
         if (stored is not { } item)

@@ -89,6 +89,80 @@ internal static class CosmosOutcomes
         return (false, false, false, new OperationFailure(index, status, response.StatusCode.ToString(), OperationMessage(status, response.ErrorMessage)));
     }
 
+    /// <summary>
+    /// The answers to a bulk write's point operations, in the batch's order: written when all applied, else which
+    /// applied, how many were throttled (with the longest retry-after) or are worth retrying, and which were refused.
+    /// </summary>
+    /// <param name="responses">One answer per operation.</param>
+    /// <param name="latency">The attempt's latency.</param>
+    /// <param name="readCharge">The request units spent reading before the write.</param>
+    /// <param name="merging">The operations were built from items read just before (see <see cref="CosmosWrite.FromStoredItems"/>).</param>
+    public static BatchOutcome FromItems(IReadOnlyList<ResponseMessage> responses, TimeSpan latency, double readCharge, bool merging)
+    {
+        var charge = readCharge;
+        int throttled = 0, transient = 0;
+        TimeSpan? retryAfter = null;
+        var applied = new List<int>();
+        var failures = new List<OperationFailure>();
+        for (var i = 0; i < responses.Count; i++)
+        {
+            var response = responses[i];
+            charge += response.Headers.RequestCharge;
+            var (wasApplied, wasThrottled, wasTransient, failure) = FromItem(i, response, merging);
+            if (wasApplied)
+            {
+                applied.Add(i);
+            }
+            else if (wasThrottled)
+            {
+                throttled++;
+                retryAfter = Max(retryAfter, RetryAfter(response.Headers));
+            }
+            else if (wasTransient)
+            {
+                transient++;
+            }
+            else if (failure is not null)
+            {
+                failures.Add(failure);
+            }
+        }
+
+        if (applied.Count == responses.Count)
+        {
+            return BatchOutcome.Written(200, latency, charge) with { Answers = responses.Count };
+        }
+
+        return new BatchOutcome
+        {
+            Status = throttled > 0 ? BatchStatus.Throttled : transient > 0 ? BatchStatus.Transient : BatchStatus.OperationsRejected,
+            StatusCode = throttled > 0 ? 429 : 207,
+            Latency = latency,
+            RequestCharge = charge,
+            RetryAfter = retryAfter,
+            ThrottledResponses = throttled,
+            Answers = responses.Count,
+            AppliedOperations = applied,
+            OperationFailures = failures,
+            Error = $"{applied.Count} of {responses.Count} items written, {throttled} throttled, {transient} to retry, {failures.Count} refused",
+        };
+    }
+
+    /// <summary>A failed read of the batch's stored items (ReadMany); its latency is the caller's to add.</summary>
+    public static BatchOutcome FromStoredRead(ResponseMessage response)
+    {
+        var status = (int)response.StatusCode;
+        return new BatchOutcome
+        {
+            Status = status == 429 ? BatchStatus.Throttled : IsTransient(status) ? BatchStatus.Transient : BatchStatus.Failed,
+            StatusCode = status,
+            RequestCharge = response.Headers.RequestCharge,
+            RetryAfter = RetryAfter(response.Headers),
+            ThrottledResponses = status == 429 ? 1 : 0,
+            Error = "reading the batch's stored items failed: " + Describe(status, response.ErrorMessage),
+        };
+    }
+
     public static BatchOutcome FromException(CosmosException exception, TimeSpan latency)
     {
         var status = (int)exception.StatusCode;
@@ -109,6 +183,8 @@ internal static class CosmosOutcomes
             _ => outcome,
         };
     }
+
+    private static TimeSpan? Max(TimeSpan? a, TimeSpan? b) => a is null ? b : b is null ? a : a > b ? a : b;
 
     /// <summary>The service's <c>x-ms-retry-after-ms</c>, when it sent one.</summary>
     public static TimeSpan? RetryAfter(Headers headers) =>

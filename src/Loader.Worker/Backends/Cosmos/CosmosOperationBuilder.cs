@@ -1,0 +1,28 @@
+using Loader.Abstractions;
+
+namespace Loader.Worker.Backends.Cosmos;
+
+/// <summary>
+/// Turns a row into the operation its write mode asks for, the same for both writers. Upsert upserts and Insert
+/// creates. Merge reads the batch's stored items first (<see cref="CosmosStoredItems"/>), lays the row's properties
+/// over each and replaces it under its ETag, or creates the item when missing. Patch was not chosen for Merge: it
+/// allows at most 10 operations per item and cannot create a missing item.
+/// </summary>
+internal sealed class CosmosOperationBuilder(CosmosItemJson json)
+{
+    /// <summary>Whether the mode's operations are built from the batch's stored items, read just before.</summary>
+    public static bool ReadsStoredItems(WriteMode mode) => mode == WriteMode.Merge;
+
+    /// <param name="entity">The row.</param>
+    /// <param name="mode">The batch's write mode.</param>
+    /// <param name="stored">The batch's stored items when <see cref="ReadsStoredItems"/> says the mode needs them, else null.</param>
+    public CosmosOperation Build(LoadEntity entity, WriteMode mode, CosmosStoredItems? stored)
+    {
+        if (mode == WriteMode.Merge && stored!.Items.TryGetValue(entity.RowKey, out var item))
+        {
+            return new CosmosOperation(CosmosOperationKind.Replace, entity.RowKey, json.Merge(entity, item.Body), item.ETag);
+        }
+
+        return new CosmosOperation(mode == WriteMode.Upsert ? CosmosOperationKind.Upsert : CosmosOperationKind.Create, entity.RowKey, json.Serialize(entity), null);
+    }
+}
