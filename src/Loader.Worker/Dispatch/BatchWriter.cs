@@ -257,16 +257,11 @@ internal sealed partial class BatchWriter(
         }
         catch (TimeoutRejectedException exception)
         {
-            return unanswered(new BatchOutcome
-            {
-                Status = BatchStatus.Transient,
-                Latency = exception.Timeout,
-                Error = string.Create(CultureInfo.InvariantCulture, $"no answer within {exception.Timeout.TotalSeconds:0.#} s (Loader:Retry:AttemptTimeout)"),
-            });
+            return unanswered(NoAnswer.WithinTimeLimit(exception.Timeout));
         }
         catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
         {
-            return unanswered(new BatchOutcome { Status = BatchStatus.Transient, Latency = timeProvider.GetElapsedTime(started), Error = NoAnswer.Describe(exception) });
+            return unanswered(NoAnswer.Outcome(exception, timeProvider.GetElapsedTime(started)));
         }
     }
 

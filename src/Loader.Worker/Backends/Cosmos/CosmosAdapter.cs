@@ -126,14 +126,9 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
         {
             return failed(CosmosOutcomes.FromException(exception, _timeProvider.GetElapsedTime(started)));
         }
-        catch (HttpRequestException exception) when (!cancellationToken.IsCancellationRequested)
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
         {
-            return failed(new BatchOutcome
-            {
-                Status = BatchStatus.Transient,
-                Latency = _timeProvider.GetElapsedTime(started),
-                Error = $"no answer from the service: {exception.GetBaseException().Message}",
-            });
+            return failed(NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started)));
         }
     }
 

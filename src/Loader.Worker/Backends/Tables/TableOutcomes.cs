@@ -56,14 +56,6 @@ internal static class TableOutcomes
             : outcome;
     }
 
-    /// <summary>No answer from the service (refused, reset, timed out, name not found) or an answer cut short.</summary>
-    public static BatchOutcome NoAnswer(Exception exception, TimeSpan latency) => new()
-    {
-        Status = BatchStatus.Transient,
-        Latency = latency,
-        Error = Backends.NoAnswer.Describe(exception),
-    };
-
     /// <summary>429 (Cosmos DB for Table), 503 Server Busy and 500 Operation Timeout (Azure Storage).</summary>
     private static bool IsThrottling(int status, string code) =>
         status is 429 or 503 || (status == 500 && code == "OperationTimedOut");

@@ -82,9 +82,9 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
         {
             return TableOutcomes.Refused(exception, headers.Value, batch, _timeProvider.GetElapsedTime(started));
         }
-        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken) || IsUnreadableAnswer(exception, headers.Value is not null, cancellationToken))
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken, answerArrived: headers.Value is not null))
         {
-            return TableOutcomes.NoAnswer(exception, _timeProvider.GetElapsedTime(started));
+            return NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started));
         }
     }
 
@@ -112,17 +112,9 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
         }
         catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
         {
-            return new StoredComparison(TableOutcomes.NoAnswer(exception, _timeProvider.GetElapsedTime(started)), []);
+            return new StoredComparison(NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started)), []);
         }
     }
-
-    /// <summary>
-    /// Besides what <see cref="NoAnswer"/> knows (refused, reset, unresolved, the SDK's network timeout, a body cut
-    /// short): an answer that arrived but that the SDK's multipart parser could not read (truncated inside a part, or
-    /// a proxy's page with a success status). Either way nothing usable came back, and a later attempt may fare better.
-    /// </summary>
-    private static bool IsUnreadableAnswer(Exception exception, bool answered, CancellationToken cancellationToken) =>
-        answered && !cancellationToken.IsCancellationRequested && exception is InvalidOperationException or FormatException or InvalidDataException;
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 }

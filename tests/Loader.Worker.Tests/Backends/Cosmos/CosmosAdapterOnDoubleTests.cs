@@ -56,6 +56,42 @@ public sealed class CosmosAdapterOnDoubleTests
         Assert.DoesNotContain("diagnostics", outcome.Error, StringComparison.Ordinal);
     }
 
+    /// <summary>The SDK's shapes of no answer (its own timeout, a reset connection) become a transient outcome, as the other adapter's do.</summary>
+    [Theory]
+    [InlineData("timeout", nameof(CosmosWriteMethod.TransactionalBatch))]
+    [InlineData("reset", nameof(CosmosWriteMethod.TransactionalBatch))]
+    [InlineData("timeout", nameof(CosmosWriteMethod.Bulk))]
+    [InlineData("reset", nameof(CosmosWriteMethod.Bulk))]
+    public async Task No_answer_from_the_sdk_is_a_transient_outcome_not_an_exception(string shape, string modeName)
+    {
+        var adapter = Adapter(Enum.Parse<CosmosWriteMethod>(modeName));
+        _container.Script = _ => throw (shape == "timeout"
+            ? new OperationCanceledException("The operation was canceled.")
+            : new IOException("Connection reset by peer", new System.Net.Sockets.SocketException((int)System.Net.Sockets.SocketError.ConnectionReset)));
+
+        var batch = new EntityBatch("p", [Entity(adapter, "p", "a")], WriteMode.Upsert);
+        var outcome = await adapter.WriteBatchAsync(batch, _cancellation);
+        var comparison = await adapter.CompareStoredAsync(batch, _cancellation);
+
+        Assert.Equal((BatchStatus.Transient, BatchStatus.Transient), (outcome.Status, comparison.Outcome.Status));
+        Assert.StartsWith("no answer from the service: ", outcome.Error, StringComparison.Ordinal);
+        Assert.Empty(comparison.Entities);
+    }
+
+    [Fact]
+    public async Task A_stop_the_caller_asked_for_is_left_to_the_caller()
+    {
+        var adapter = Adapter();
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(_cancellation);
+        _container.Script = _ =>
+        {
+            stop.Cancel();
+            throw new OperationCanceledException(stop.Token);
+        };
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => adapter.WriteBatchAsync(new EntityBatch("p", [Entity(adapter, "p", "a")], WriteMode.Upsert), stop.Token));
+    }
+
     [Theory]
     [InlineData("a/b", "contains '/'")]
     [InlineData("a#b", "contains '#'")]
