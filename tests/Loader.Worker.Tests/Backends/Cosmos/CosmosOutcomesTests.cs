@@ -101,6 +101,50 @@ public sealed class CosmosOutcomesTests
     }
 
     [Fact]
+    public void A_bulk_write_is_written_when_every_item_applied_with_the_reads_charge_added()
+    {
+        var outcome = CosmosOutcomes.FromItems([Answer(HttpStatusCode.Created, 5), Answer(HttpStatusCode.OK, 5)], s_latency, readCharge: 2, merging: false);
+
+        Assert.Equal((BatchStatus.Written, 200, 12.0, 2, s_latency), (outcome.Status, outcome.StatusCode, outcome.RequestCharge, outcome.Answers, outcome.Latency));
+    }
+
+    [Fact]
+    public void A_bulk_write_in_part_names_what_applied_waits_the_longest_retry_after_and_refuses_rows_alone()
+    {
+        var responses = new[]
+        {
+            Answer(HttpStatusCode.Created, 5),
+            Answer((HttpStatusCode)429, 1, retryAfterMs: "300"),
+            Answer((HttpStatusCode)429, 1, retryAfterMs: "100"),
+            Answer(HttpStatusCode.ServiceUnavailable, 0),
+            Answer(HttpStatusCode.RequestEntityTooLarge, 0),
+        };
+
+        var throttled = CosmosOutcomes.FromItems(responses, s_latency, readCharge: 0, merging: false);
+
+        Assert.Equal((BatchStatus.Throttled, 429, 2, TimeSpan.FromMilliseconds(300), 7.0), (throttled.Status, throttled.StatusCode, throttled.ThrottledResponses, throttled.RetryAfter, throttled.RequestCharge));
+        Assert.Equal([0], throttled.AppliedOperations);
+        Assert.Equal(4, Assert.Single(throttled.OperationFailures).Index);
+        Assert.Equal("1 of 5 items written, 2 throttled, 1 to retry, 1 refused", throttled.Error);
+
+        var refused = CosmosOutcomes.FromItems([Answer(HttpStatusCode.Created, 1), Answer(HttpStatusCode.Conflict, 1)], s_latency, readCharge: 0, merging: false);
+        Assert.Equal((BatchStatus.OperationsRejected, 207), (refused.Status, refused.StatusCode));
+        Assert.Equal(BatchStatus.Transient, CosmosOutcomes.FromItems([Answer(HttpStatusCode.Conflict, 1)], s_latency, 0, merging: true).Status);
+    }
+
+    private static ResponseMessage Answer(HttpStatusCode status, double charge, string? retryAfterMs = null)
+    {
+        var response = new ResponseMessage(status);
+        response.Headers["x-ms-request-charge"] = charge.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        if (retryAfterMs is not null)
+        {
+            response.Headers["x-ms-retry-after-ms"] = retryAfterMs;
+        }
+
+        return response;
+    }
+
+    [Fact]
     public void A_refusal_of_the_whole_request_fails_it_naming_the_status_and_keeping_the_charge()
     {
         var outcome = CosmosOutcomes.FromException(new CosmosException("Forbidden\nmore", HttpStatusCode.Forbidden, 0, "a", 1.5), s_latency);

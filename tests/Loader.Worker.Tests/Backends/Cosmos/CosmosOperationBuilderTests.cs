@@ -1,0 +1,54 @@
+using System.Text.Json.Nodes;
+using Loader.Abstractions;
+using Loader.Worker.Backends.Cosmos;
+using Loader.Worker.Tests.Backends.Cosmos.Doubles;
+using Microsoft.Azure.Cosmos;
+
+namespace Loader.Worker.Tests.Backends.Cosmos;
+
+/// <summary>
+/// The operation each write mode makes of a row, which both writers send. The stored items for Merge are read from a
+/// TEST DOUBLE of the SDK's container (the read itself runs against the stand-in in <see cref="CosmosAdapterTests"/>).
+/// </summary>
+public sealed class CosmosOperationBuilderTests
+{
+    private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
+    private readonly CosmosOperationBuilder _builder = new(new CosmosItemJson("pk"));
+
+    private static LoadEntity Row(string id, string value) => new("p", id, [EntityProperty.FromString("a", value)], new RowOrigin(1, 2));
+
+    private static JsonNode Body(CosmosOperation operation) => JsonNode.Parse(operation.Body)!;
+
+    [Theory]
+    [InlineData(nameof(WriteMode.Upsert), nameof(CosmosOperationKind.Upsert))]
+    [InlineData(nameof(WriteMode.Insert), nameof(CosmosOperationKind.Create))]
+    public async Task Upsert_upserts_and_insert_creates_the_row_as_it_is(string modeName, string kindName)
+    {
+        var mode = Enum.Parse<WriteMode>(modeName);
+        Assert.False(CosmosOperationBuilder.ReadsStoredItems(mode));
+
+        await using var operation = _builder.Build(Row("k", "v"), mode, stored: null);
+
+        Assert.Equal((Enum.Parse<CosmosOperationKind>(kindName), "k", null), (operation.Kind, operation.Id, operation.IfMatchEtag));
+        Assert.Equal("v", Body(operation)["a"]!.GetValue<string>());
+    }
+
+    [Fact]
+    public async Task Merge_replaces_a_stored_item_under_its_etag_with_the_row_laid_over_it_and_creates_a_missing_one()
+    {
+        Assert.True(CosmosOperationBuilder.ReadsStoredItems(WriteMode.Merge));
+        var container = new ContainerDouble();
+        container.Seed("p", "stored", """{"id":"stored","pk":"p","a":"old","b":"kept"}""");
+        var batch = new EntityBatch("p", [Row("stored", "new"), Row("missing", "x")], WriteMode.Merge);
+        using var stored = await CosmosStoredItems.ReadAsync(container, batch, new PartitionKey("p"), _cancellation);
+
+        await using var replace = _builder.Build(batch.Entities[0], WriteMode.Merge, stored);
+        await using var create = _builder.Build(batch.Entities[1], WriteMode.Merge, stored);
+
+        Assert.Equal((CosmosOperationKind.Replace, "stored", stored.Items["stored"].ETag), (replace.Kind, replace.Id, replace.IfMatchEtag));
+        Assert.NotEmpty(replace.IfMatchEtag!);
+        var merged = Body(replace);
+        Assert.Equal(("new", "kept"), (merged["a"]!.GetValue<string>(), merged["b"]!.GetValue<string>()));
+        Assert.Equal((CosmosOperationKind.Create, "missing", null), (create.Kind, create.Id, create.IfMatchEtag));
+    }
+}
