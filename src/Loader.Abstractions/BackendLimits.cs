@@ -7,4 +7,10 @@ public sealed record BackendLimits(int MaxOperationsPerBatch, long MaxBatchPaylo
 {
     /// <summary>Column names the service keeps for itself (Table: PartitionKey, RowKey, Timestamp): usable in key templates, never written as properties.</summary>
     public IReadOnlySet<string> SystemPropertyNames { get; init; } = new HashSet<string>(StringComparer.Ordinal);
+
+    /// <summary>
+    /// Text in a column name that nests it (Cosmos DB: <c>address.city</c> is the property <c>city</c> of the object
+    /// <c>address</c>); null where entities are flat. A name then may not be both a value and a path through it.
+    /// </summary>
+    public string? PropertyPathSeparator { get; init; }
 }

@@ -1,6 +1,6 @@
 namespace Loader.Abstractions;
 
-/// <summary>The type a CSV column is converted to before it is written. Names follow the Table service's EDM types.</summary>
+/// <summary>The type a CSV column is converted to before it is written. Names follow the Table service's EDM types, but for <see cref="Json"/>.</summary>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Naming", "CA1720:Identifier contains type name", Justification = "The names are the EDM type names users write in settings.")]
 public enum ColumnType
 {
@@ -11,4 +11,7 @@ public enum ColumnType
     Boolean,
     DateTime,
     Guid,
+
+    /// <summary>A JSON value (object, array, number, string, true, false, null) embedded as it is: Cosmos DB only.</summary>
+    Json,
 }

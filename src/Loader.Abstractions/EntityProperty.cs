@@ -14,7 +14,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     // A String: the id of its name. Inline types: the value's bits.
     private readonly long _bits;
 
-    // A String: its value. Inline types: the tag of their name and type. A Guid: a box holding name and value.
+    // A String: its value. Inline types: the tag of their name and type. A Guid or Json: a box holding name and value.
     private readonly object _reference;
 
     private EntityProperty(long bits, object reference)
@@ -30,6 +30,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         string => PropertyName.ById((int)_bits),
         PropertyName.TypeTag tag => tag.Name,
         NamedGuid guid => guid.Name,
+        NamedJson json => json.Name,
         _ => throw new InvalidOperationException("an uninitialized property has no name"),
     };
 
@@ -38,6 +39,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         string => ColumnType.String,
         PropertyName.TypeTag tag => tag.Type,
         NamedGuid => ColumnType.Guid,
+        NamedJson => ColumnType.Json,
         _ => throw new InvalidOperationException("an uninitialized property has no type"),
     };
 
@@ -51,6 +53,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         ColumnType.Boolean => AsBoolean(),
         ColumnType.DateTime => AsDateTime(),
         ColumnType.Guid => AsGuid(),
+        ColumnType.Json => AsJson(),
         _ => throw new InvalidOperationException($"unknown column type {Type}"),
     };
 
@@ -71,6 +74,9 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     /// <summary>Guids are rare in loads; the one type that is boxed.</summary>
     public static EntityProperty FromGuid(PropertyName name, Guid value) => new(0, new NamedGuid(name, value));
 
+    /// <summary>A JSON value as its text, which the caller has checked is one well-formed value; boxed like a Guid.</summary>
+    public static EntityProperty FromJson(PropertyName name, string json) => new(0, new NamedJson(name, json ?? throw new ArgumentNullException(nameof(json))));
+
     public static EntityProperty FromString(string name, string value) => FromString(PropertyName.Of(name), value);
 
     public static EntityProperty FromInt32(string name, int value) => FromInt32(PropertyName.Of(name), value);
@@ -85,6 +91,8 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
 
     public static EntityProperty FromGuid(string name, Guid value) => FromGuid(PropertyName.Of(name), value);
 
+    public static EntityProperty FromJson(string name, string json) => FromJson(PropertyName.Of(name), json);
+
     /// <summary>Creates a property from a boxed value of the type's CLR type (for tests and tools).</summary>
     public static EntityProperty From(string name, ColumnType type, object value) => type switch
     {
@@ -95,6 +103,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         ColumnType.Boolean => FromBoolean(name, (bool)value),
         ColumnType.DateTime => FromDateTime(name, (DateTime)value),
         ColumnType.Guid => FromGuid(name, (Guid)value),
+        ColumnType.Json => FromJson(name, (string)value),
         _ => throw new ArgumentOutOfRangeException(nameof(type), type, "unknown column type"),
     };
 
@@ -141,6 +150,13 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         return ((NamedGuid)_reference).Value;
     }
 
+    /// <summary>The JSON value's text, as the cell held it.</summary>
+    public string AsJson()
+    {
+        Expect(ColumnType.Json);
+        return ((NamedJson)_reference).Json;
+    }
+
     private void Expect(ColumnType type)
     {
         if (Type != type)
@@ -163,4 +179,6 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     public override string ToString() => string.Create(CultureInfo.InvariantCulture, $"{Name}: {Type} = {Value}");
 
     private sealed record NamedGuid(PropertyName Name, Guid Value);
+
+    private sealed record NamedJson(PropertyName Name, string Json);
 }

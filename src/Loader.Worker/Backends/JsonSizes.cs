@@ -10,9 +10,9 @@ internal static class JsonSizes
         new string([.. Enumerable.Range(0x20, 0x5F).Select(c => (char)c).Where(c => c is not '"' and not '\\')]));
 
     /// <summary>Upper bound of a string's JSON size without its quotes: plain ASCII costs a byte, anything else at most six.</summary>
-    public static long StringUpperBound(string text)
+    public static long StringUpperBound(ReadOnlySpan<char> text)
     {
-        var firstSpecial = text.AsSpan().IndexOfAnyExcept(s_plainJsonCharacters);
+        var firstSpecial = text.IndexOfAnyExcept(s_plainJsonCharacters);
         return firstSpecial < 0 ? text.Length : firstSpecial + ((text.Length - firstSpecial) * 6L);
     }
 }

@@ -49,8 +49,9 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         }
 
         ValidateLocations(options, failures);
-        ValidateTemplate("Loader:PartitionKey", options.PartitionKey, ForbiddenInPartitionKey(options.Backend), failures);
+        ValidatePartitionKey(options, failures);
         ValidateTemplate("Loader:RowKey", options.RowKey, ForbiddenInRowKey(options.Backend), failures);
+        ValidateColumnTypes(options, failures);
         failures.Bounds(LoaderOptions.SectionName, options);
         if (options.MaxBufferedRows < options.BatchSize && options.MaxBufferedRows >= 1)
         {
@@ -139,6 +140,58 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
             {
                 failures.Add($"{key}: '{address.Display}' names a prefix (it ends with / or *); give the blob the file goes to.");
             }
+        }
+    }
+
+    /// <summary>
+    /// Loader:PartitionKey: one template, or for a hierarchical Cosmos DB key one per path of Loader:Cosmos:PartitionKeyPaths,
+    /// separated by commas. A level at <c>/id</c> must be the item's id, so its template must be Loader:RowKey's.
+    /// </summary>
+    private static void ValidatePartitionKey(LoaderOptions options, SettingFailures failures)
+    {
+        var paths = options.Backend == BackendKind.Cosmos ? options.Cosmos.KeyPaths : [];
+        if (paths.Count <= 1)
+        {
+            ValidateTemplate("Loader:PartitionKey", options.PartitionKey, ForbiddenInPartitionKey(options.Backend), failures);
+            CheckIdLevel(paths.Count == 1 ? paths[0] : null, options.PartitionKey, "Loader:PartitionKey", options, failures);
+            return;
+        }
+
+        var levels = KeyTemplate.SplitLevels(options.PartitionKey);
+        if (levels.Count != paths.Count)
+        {
+            failures.Add(SettingFailures.Invariant(
+                $"Loader:PartitionKey '{options.PartitionKey}' has {levels.Count} template(s), but Loader:Cosmos:PartitionKeyPaths names {paths.Count} paths ({string.Join(", ", paths)}): give one template per path, separated by commas, e.g. {string.Join(",", paths.Select(path => "{" + path.Segments[^1] + "}"))}."));
+            return;
+        }
+
+        for (var i = 0; i < levels.Count; i++)
+        {
+            var key = SettingFailures.Invariant($"Loader:PartitionKey (level {i + 1}, {paths[i]})");
+            ValidateTemplate(key, levels[i], null, failures);
+            CheckIdLevel(paths[i], levels[i], key, options, failures);
+        }
+    }
+
+    private static void CheckIdLevel(CosmosKeyPath? path, string template, string key, LoaderOptions options, SettingFailures failures)
+    {
+        if (path is { Segments: ["id"] } && !string.Equals(template.Trim(), options.RowKey.Trim(), StringComparison.Ordinal))
+        {
+            failures.Add($"{key} '{template}' fills the path /id, which is the item's id: it must be Loader:RowKey's template '{options.RowKey}'.");
+        }
+    }
+
+    /// <summary>Json columns are for Cosmos DB: a Table Storage entity is flat, its properties typed values, none an object or array.</summary>
+    private static void ValidateColumnTypes(LoaderOptions options, SettingFailures failures)
+    {
+        if (options.Backend != BackendKind.Tables)
+        {
+            return;
+        }
+
+        foreach (var (column, type) in options.Columns.Where(pair => pair.Value == ColumnType.Json).OrderBy(pair => pair.Key, StringComparer.Ordinal))
+        {
+            failures.Add($"Loader:Columns:{column} is {type}, which Table Storage cannot store: its entities are flat, with no object or array values (Json columns are for Loader:Backend=Cosmos).");
         }
     }
 

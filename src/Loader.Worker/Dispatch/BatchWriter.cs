@@ -281,7 +281,7 @@ internal sealed partial class BatchWriter(
             return; // the stop itself is logged once, not per batch
         }
 
-        LogBatchFailed(batch.Entities.Count, batch.PartitionKey, batch.Entities[0].Origin.Line, error);
+        LogBatchFailed(batch.Entities.Count, PartitionKeyLevels.Display(batch.PartitionKey), batch.Entities[0].Origin.Line, error);
     }
 
     [LoggerMessage(Level = LogLevel.Error, Message = "{Rows} rows of partition '{PartitionKey}' (from line {Line}) failed: {Error}")]

@@ -1,4 +1,5 @@
 using System.Threading.Channels;
+using Loader.Abstractions;
 using Loader.Worker.Batching;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
@@ -85,7 +86,7 @@ internal sealed partial class PartitionOrderedDispatcher(BatchWriter writer, int
         {
             // A defect, not a service answer: the rows are counted failed, never dropped, and the load goes on.
             statistics.RowsFailed(ready.Batch.Entities.Count + (ready.Superseded?.Count ?? 0), $"internal error: {exception.Message}");
-            LogUnexpected(exception, ready.Batch.PartitionKey);
+            LogUnexpected(exception, PartitionKeyLevels.Display(ready.Batch.PartitionKey));
         }
     }
 

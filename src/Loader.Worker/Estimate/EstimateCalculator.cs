@@ -1,4 +1,5 @@
 using System.Globalization;
+using Loader.Abstractions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Reporting;
 
@@ -132,7 +133,7 @@ internal static class EstimateCalculator
         var seconds = rows / rate;
         if (partitions.Count > 0 && PartitionSeconds(partitions.Values.Max(partition => partition.Rows), perRow, chargesRequestUnits) is { } hottest && hottest > seconds)
         {
-            var key = partitions.MaxBy(partition => partition.Value.Rows).Key;
+            var key = PartitionKeyLevels.Display(partitions.MaxBy(partition => partition.Value.Rows).Key);
             return new Prediction(Math.Round(rows / hottest, 1), Math.Round(hottest, 1), Invariant($"partition '{key}', which alone takes {hottest:N0} s at {PartitionLimit(chargesRequestUnits)}"));
         }
 
@@ -156,8 +157,9 @@ internal static class EstimateCalculator
             return;
         }
 
-        foreach (var (key, count) in partitions.OrderByDescending(partition => partition.Value.Rows).Take(3))
+        foreach (var (full, count) in partitions.OrderByDescending(partition => partition.Value.Rows).Take(3))
         {
+            var key = PartitionKeyLevels.Display(full);
             var share = (double)count.Rows / rows;
             // Hot: a partition that must go at its own limit while the whole load could go faster.
             var alone = chargesRequestUnits ? null : PartitionSeconds(count.Rows, null, false);
@@ -173,7 +175,9 @@ internal static class EstimateCalculator
 
             if (settings.Backend == BackendKind.Cosmos && count.Bytes > ServiceTargets.CosmosLogicalPartitionBytes * 0.8)
             {
-                warnings.Add(Invariant($"Partition '{key}' would hold about {count.Bytes / 1e9:N1} GB: a Cosmos DB logical partition holds at most {ServiceTargets.CosmosLogicalPartitionBytes / 1e9:N0} GB, and writes beyond it fail."));
+                // A hierarchical key's 20 GB hold for each value of the full key, not for a prefix (tenant alone may grow past it).
+                var logical = PartitionKeyLevels.IsHierarchical(full) ? "a Cosmos DB logical partition (a value of the full hierarchical key)" : "a Cosmos DB logical partition";
+                warnings.Add(Invariant($"Partition '{key}' would hold about {count.Bytes / 1e9:N1} GB: {logical} holds at most {ServiceTargets.CosmosLogicalPartitionBytes / 1e9:N0} GB, and writes beyond it fail."));
             }
         }
     }
@@ -234,7 +238,7 @@ internal static class EstimateCalculator
             .OrderByDescending(partition => partition.Value.Rows)
             .ThenBy(partition => partition.Key, StringComparer.Ordinal)
             .Take(LargestShown)
-            .Select(partition => new PartitionShare(partition.Key, partition.Value.Rows, partition.Value.Bytes, rows > 0 ? Math.Round((double)partition.Value.Rows / rows, 4) : 0))
+            .Select(partition => new PartitionShare(PartitionKeyLevels.Display(partition.Key), partition.Value.Rows, partition.Value.Bytes, rows > 0 ? Math.Round((double)partition.Value.Rows / rows, 4) : 0))
             .ToList();
         return new PartitionSummary(partitions.Count, capped, sizes[0], At(0.5), At(0.9), At(0.99), sizes[^1], largest);
     }

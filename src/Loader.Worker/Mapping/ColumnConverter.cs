@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text;
+using System.Text.Json;
 using Loader.Abstractions;
 
 namespace Loader.Worker.Mapping;
@@ -13,7 +14,7 @@ namespace Loader.Worker.Mapping;
 /// finite (no NaN or infinity: neither JSON in Cosmos DB nor a number in any other store holds them the same way) and
 /// must not round to zero from a value that is not zero (1e-400). A DateTime must have a date (a time alone is
 /// refused, not given today's); one that names no zone is in <paramref name="timeZone"/> (UTC when null), and every
-/// DateTime is stored in UTC.
+/// DateTime is stored in UTC. A Json cell must be one JSON value, kept as its text.
 /// </summary>
 internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSeparators = false, TimeZoneInfo? timeZone = null)
 {
@@ -57,6 +58,9 @@ internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSepara
                 return true;
             case ColumnType.Guid when Guid.TryParse(Encoding.UTF8.GetString(utf8), out var guid):
                 property = EntityProperty.FromGuid(name, guid);
+                return true;
+            case ColumnType.Json when JsonProblem(utf8) is null:
+                property = EntityProperty.FromJson(name, Encoding.UTF8.GetString(utf8));
                 return true;
             default:
                 property = default;
@@ -161,9 +165,52 @@ internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSepara
             };
         }
 
+        if (type == ColumnType.Json && JsonProblem(utf8) is { } problem)
+        {
+            return $"is not a JSON value: {problem}";
+        }
+
         return type is ColumnType.Int32 or ColumnType.Int64 or ColumnType.Double or ColumnType.DateTime
             ? $"is not a valid {type} {inCulture}"
             : $"is not a valid {type}";
+    }
+
+    /// <summary>
+    /// Why the cell is not one JSON value (System.Text.Json's reason and the character it stopped at, counted from 1 in
+    /// the cell), or null when it is one: an object, array, number, string, true, false or null, nothing after it.
+    /// </summary>
+    private static string? JsonProblem(ReadOnlySpan<byte> utf8)
+    {
+        var reader = new Utf8JsonReader(utf8);
+        try
+        {
+            while (reader.Read())
+            {
+            }
+
+            return null;
+        }
+        catch (JsonException exception)
+        {
+            var reason = exception.Message;
+            var cut = reason.IndexOf(" LineNumber:", StringComparison.Ordinal);
+            reason = (cut < 0 ? reason : reason[..cut]).TrimEnd('.', ' ');
+            return Invariant($"{reason}, at character {CharacterPosition(utf8, exception.LineNumber ?? 0, exception.BytePositionInLine ?? 0)}");
+        }
+    }
+
+    /// <summary>The 1-based character in the cell of a reader's line and byte in that line.</summary>
+    private static long CharacterPosition(ReadOnlySpan<byte> utf8, long line, long byteInLine)
+    {
+        var start = 0;
+        for (var i = 0; i < line && start < utf8.Length; i++)
+        {
+            var next = utf8[start..].IndexOf((byte)'\n');
+            start = next < 0 ? utf8.Length : start + next + 1;
+        }
+
+        var end = (int)Math.Min(utf8.Length, start + byteInLine);
+        return Encoding.UTF8.GetCharCount(utf8[..end]) + 1;
     }
 
     private string CultureName => culture.Name.Length == 0 ? "the invariant culture" : $"culture {culture.Name}";

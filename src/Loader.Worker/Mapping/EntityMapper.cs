@@ -25,6 +25,9 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
 
     private readonly RecordTextSlab _recordTexts = new();
 
+    // The levels of the current record's partition key.
+    private readonly string[] _levels = new string[plan.PartitionKeyTemplates.Length];
+
     /// <summary>Maps the record the reader stands on.</summary>
     public MapResult Map(CsvReader record)
     {
@@ -35,13 +38,13 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         }
 
         Array.Clear(_strings);
-        var partitionKey = plan.PartitionKey.Render(record, _strings, out var emptyColumn);
+        var partitionKey = RenderPartitionKey(record, out var keyProblem);
         if (partitionKey is null)
         {
-            return Reject(record, origin, EmptyKeyColumn("partition key", "Loader:PartitionKey", plan.PartitionKey, emptyColumn!));
+            return Reject(record, origin, keyProblem!);
         }
 
-        var rowKey = plan.RowKey.Render(record, _strings, out emptyColumn);
+        var rowKey = plan.RowKey.Render(record, _strings, out var emptyColumn);
         if (rowKey is null)
         {
             return Reject(record, origin, EmptyKeyColumn("row key", "Loader:RowKey", plan.RowKey, emptyColumn!));
@@ -74,6 +77,35 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         return inspection.Violation is { } violation
             ? Reject(record, origin, violation)
             : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, _recordTexts.Keep(record.RawRecord)));
+    }
+
+    /// <summary>
+    /// The partition key: its one template's value, or a hierarchical key's levels joined (<see cref="PartitionKeyLevels"/>);
+    /// null and why when a level has an empty column, or holds the character the levels are joined with.
+    /// </summary>
+    private string? RenderPartitionKey(CsvReader record, out string? problem)
+    {
+        problem = null;
+        var templates = plan.PartitionKeyTemplates;
+        for (var i = 0; i < templates.Length; i++)
+        {
+            var level = templates[i].Render(record, _strings, out var emptyColumn);
+            if (level is null)
+            {
+                problem = EmptyKeyColumn(plan.PartitionKeyLevelNames[i], "Loader:PartitionKey", templates[i], emptyColumn!);
+                return null;
+            }
+
+            if (templates.Length > 1 && level.Contains(PartitionKeyLevels.Separator, StringComparison.Ordinal))
+            {
+                problem = $"{plan.PartitionKeyLevelNames[i]} holds control character U+001F, with which the loader joins the levels of a hierarchical key";
+                return null;
+            }
+
+            _levels[i] = level;
+        }
+
+        return templates.Length == 1 ? _levels[0] : PartitionKeyLevels.Join(_levels);
     }
 
     /// <summary>

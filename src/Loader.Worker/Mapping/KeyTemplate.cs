@@ -91,6 +91,37 @@ internal sealed class KeyTemplate
         return new KeyTemplate(text, segments);
     }
 
+    /// <summary>
+    /// The templates of a hierarchical key's levels, one per path: <paramref name="text"/> cut at each comma outside a
+    /// placeholder (<c>{origin},{dest}</c>; a comma inside braces belongs to a column name), spaces around them trimmed.
+    /// </summary>
+    public static IReadOnlyList<string> SplitLevels(string text)
+    {
+        var levels = new List<string>();
+        var start = 0;
+        for (var i = 0; i < text.Length; i++)
+        {
+            var c = text[i];
+            if (c is '{' or '}' && i + 1 < text.Length && text[i + 1] == c)
+            {
+                i++;
+            }
+            else if (c == '{')
+            {
+                var close = text.IndexOf('}', i + 1);
+                i = close < 0 ? text.Length : close;
+            }
+            else if (c == ',')
+            {
+                levels.Add(text[start..i].Trim());
+                start = i + 1;
+            }
+        }
+
+        levels.Add(text[start..].Trim());
+        return levels;
+    }
+
     public override string ToString() => Text;
 
     /// <summary>A piece of a template: literal text or a column reference.</summary>

@@ -14,19 +14,28 @@ internal sealed class MappingPlan
 {
     private MappingPlan(
         IReadOnlyList<string> header,
-        CompiledKeyTemplate partitionKey,
+        CompiledKeyTemplate[] partitionKeyLevels,
+        string[] levelNames,
         CompiledKeyTemplate rowKey,
         WrittenColumn[] columns)
     {
         Header = header;
-        PartitionKey = partitionKey;
+        PartitionKeyTemplates = partitionKeyLevels;
+        PartitionKeyLevelNames = levelNames;
         RowKey = rowKey;
         WrittenColumns = columns;
     }
 
     public IReadOnlyList<string> Header { get; }
 
-    internal CompiledKeyTemplate PartitionKey { get; }
+    /// <summary>The partition key's template: its first level's, the only one but for a hierarchical key.</summary>
+    internal CompiledKeyTemplate PartitionKey => PartitionKeyTemplates[0];
+
+    /// <summary>A template per level of the partition key, in order: one, or up to three for a hierarchical Cosmos DB key.</summary>
+    internal CompiledKeyTemplate[] PartitionKeyTemplates { get; }
+
+    /// <summary>How a reject names each level: <c>partition key</c> for a key of one, <c>partition key level 2 (/dest)</c> in a hierarchy.</summary>
+    internal string[] PartitionKeyLevelNames { get; }
 
     internal CompiledKeyTemplate RowKey { get; }
 
@@ -47,6 +56,19 @@ internal sealed class MappingPlan
     public static MappingPlan Create(
         IReadOnlyList<string> header,
         KeyTemplate partitionKey,
+        KeyTemplate rowKey,
+        IReadOnlyDictionary<string, ColumnType> columnTypes,
+        IBackendAdapter backend) =>
+        Create(header, [partitionKey], [], rowKey, columnTypes, backend);
+
+    /// <summary>
+    /// Binds templates and column types to a header, with a template per level of a hierarchical partition key and the path
+    /// each level fills (<paramref name="levelPaths"/>, to name them; empty for a key of one level).
+    /// </summary>
+    public static MappingPlan Create(
+        IReadOnlyList<string> header,
+        IReadOnlyList<KeyTemplate> partitionKeyLevels,
+        IReadOnlyList<string> levelPaths,
         KeyTemplate rowKey,
         IReadOnlyDictionary<string, ColumnType> columnTypes,
         IBackendAdapter backend)
@@ -90,7 +112,16 @@ internal sealed class MappingPlan
             problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', which the header does not have{meant}");
         }
 
-        var partitionKeyTemplate = Compile(partitionKey, "Loader:PartitionKey", index, problems);
+        if (backend.Limits.PropertyPathSeparator is { Length: > 0 } separator)
+        {
+            problems.AddRange(PathConflicts(columns, systemNames, separator));
+        }
+
+        var hierarchical = partitionKeyLevels.Count > 1;
+        var levelNames = partitionKeyLevels.Select((_, i) => hierarchical ? string.Create(CultureInfo.InvariantCulture, $"partition key level {i + 1} ({levelPaths[i]})") : "partition key").ToArray();
+        var levelTemplates = partitionKeyLevels
+            .Select((level, i) => Compile(level, hierarchical ? string.Create(CultureInfo.InvariantCulture, $"Loader:PartitionKey (level {i + 1}, {levelPaths[i]})") : "Loader:PartitionKey", index, problems))
+            .ToArray();
         var rowKeyTemplate = Compile(rowKey, "Loader:RowKey", index, problems);
         if (problems.Count > 0)
         {
@@ -99,7 +130,31 @@ internal sealed class MappingPlan
         }
 
         columns.Sort((a, b) => a.Index.CompareTo(b.Index));
-        return new MappingPlan(header, partitionKeyTemplate!, rowKeyTemplate!, [.. columns]);
+        return new MappingPlan(header, levelTemplates!, levelNames, rowKeyTemplate!, [.. columns]);
+    }
+
+    /// <summary>
+    /// Names that would make a property both a value and an object: a written column (<c>address</c>) and another column or
+    /// a property the service keeps (the id, a partition key path such as <c>customer.id</c>) that nests under it
+    /// (<c>address.city</c>).
+    /// </summary>
+    private static IEnumerable<string> PathConflicts(List<WrittenColumn> columns, IReadOnlySet<string> systemNames, string separator)
+    {
+        var written = columns.Select(column => column.Name).ToHashSet(StringComparer.Ordinal);
+        var names = written.Concat(systemNames.Where(name => !written.Contains(name))).Order(StringComparer.Ordinal).ToList();
+        foreach (var outer in names)
+        {
+            foreach (var inner in names.Where(name => name.StartsWith(outer + separator, StringComparison.Ordinal)))
+            {
+                if (!written.Contains(outer) && !written.Contains(inner))
+                {
+                    continue;
+                }
+
+                var what = (written.Contains(outer) ? "column" : "the id, partition key or system property") + $" '{InputText.Escape(outer)}' and " + (written.Contains(inner) ? "column" : "the id, partition key or system property") + $" '{InputText.Escape(inner)}'";
+                yield return $"{what} cannot both be written: '{InputText.Escape(outer)}' would be a value and an object holding '{InputText.Escape(inner[(outer.Length + separator.Length)..])}' (the path separator '{separator}', Loader:Cosmos:PathSeparator, nests names)";
+            }
+        }
     }
 
     private static CompiledKeyTemplate? Compile(KeyTemplate template, string setting, Dictionary<string, int> index, List<string> problems)

@@ -12,6 +12,7 @@ namespace Loader.Worker.Pipeline;
 internal sealed class LoadTarget(IBackendAdapter backend, LoaderOptions settings)
 {
     /// <exception cref="TargetUnavailableException">No answer in time, credentials refused, or the target could not be made ready.</exception>
+    /// <exception cref="TargetMismatchException">The target is there but does not fit the settings.</exception>
     public async Task PrepareAsync(CancellationToken abort)
     {
         if (settings.DryRun)
@@ -30,7 +31,7 @@ internal sealed class LoadTarget(IBackendAdapter backend, LoaderOptions settings
             throw new TargetUnavailableException(
                 string.Create(CultureInfo.InvariantCulture, $"{backend.Name}: no answer from the service within {settings.ConnectTimeout.TotalSeconds:0} s (Loader:ConnectTimeout); check the endpoint and the network."));
         }
-        catch (Exception exception) when (exception is not OperationCanceledException)
+        catch (Exception exception) when (exception is not (OperationCanceledException or TargetMismatchException))
         {
             throw new TargetUnavailableException($"{backend.Name}: cannot prepare the target: {BackendErrors.Describe(exception)}", exception);
         }

@@ -212,7 +212,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         Assert.Contains("Loader:Cosmos:Database is required: the database name.", failures);
         Assert.Contains("Loader:Cosmos:Container is required: the container name.", failures);
         Assert.Contains("Loader:Cosmos:ConnectionString or Loader:Cosmos:Endpoint is required to reach the account.", failures);
-        Assert.Contains("Loader:Cosmos:PartitionKeyPath 'pk' must name one top-level property, e.g. /pk.", failures);
+        Assert.Contains("Loader:Cosmos:PartitionKeyPath 'pk' must be / and a property name, nested with more /name, e.g. /pk or /customer/id.", failures);
         Assert.DoesNotContain(failures, f => f.StartsWith("Loader:Tables", StringComparison.Ordinal));
     }
 

@@ -19,6 +19,7 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
     private readonly TimeProvider _timeProvider;
     private readonly Func<CancellationToken, Task> _prepare;
     private readonly CosmosItemJson _json;
+    private readonly IReadOnlyList<CosmosKeyPath> _keyPaths;
     private readonly CosmosOperationBuilder _operations;
     private readonly ICosmosBatchWriter _writer;
     private readonly IAsyncDisposable? _owner;
@@ -35,15 +36,13 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
         _timeProvider = timeProvider;
         _prepare = prepare;
         _owner = owner;
-        _json = new CosmosItemJson(options.PartitionKeyProperty);
+        _keyPaths = options.KeyPaths;
+        _json = new CosmosItemJson(_keyPaths, options.PathSeparator);
         _operations = new CosmosOperationBuilder(_json);
         _writer = options.Mode == CosmosWriteMethod.Bulk
             ? new CosmosBulkWriter(container, timeProvider)
             : new CosmosTransactionalWriter(container, timeProvider);
-        Limits = new BackendLimits(CosmosLimits.MaxOperationsPerBatch, CosmosLimits.MaxBatchPayloadBytes)
-        {
-            SystemPropertyNames = new HashSet<string>(CosmosLimits.SystemPropertyNames.Append(options.PartitionKeyProperty), StringComparer.Ordinal),
-        };
+        Limits = CosmosLimits.Of(_keyPaths, options.PathSeparator);
     }
 
     public string Name => "Cosmos";
@@ -52,10 +51,10 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
 
     public Task PrepareAsync(CancellationToken cancellationToken) => _prepare(cancellationToken);
 
-    public string? CheckPropertyName(string name) => CosmosItemRules.CheckPropertyName(name);
+    public string? CheckPropertyName(string name) => CosmosItemRules.CheckPropertyName(name, _options.PathSeparator);
 
     public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties) =>
-        CosmosItemRules.Inspect(partitionKey, rowKey, properties, _options.PartitionKeyProperty);
+        CosmosItemRules.Inspect(partitionKey, rowKey, properties, _keyPaths, _options.PathSeparator);
 
     public Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken) =>
         AnsweredAsync((started, token) => WriteAsync(batch, started, token), failed => failed, cancellationToken);
@@ -109,7 +108,7 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
         return new StoredComparison(BatchOutcome.Written(200, latency, stored.RequestCharge) with { Answers = states.Length }, states);
     }
 
-    private static PartitionKey PartitionKeyOf(EntityBatch batch) => new(batch.PartitionKey);
+    private PartitionKey PartitionKeyOf(EntityBatch batch) => CosmosPartitionKeys.Of(batch.PartitionKey, _keyPaths.Count);
 
     /// <summary>
     /// One request to the service, timed from its start; an exception that is an answer (the SDK's <see cref="CosmosException"/>)

@@ -17,11 +17,16 @@ internal static class CosmosItemRules
     /// A JSON property name may be any string, but a control character in a header name (a line break, a tab) is a
     /// broken export far more often than a name anyone means, and no query could name it plainly.
     /// </summary>
-    public static string? CheckPropertyName(string name)
+    public static string? CheckPropertyName(string name, string pathSeparator)
     {
         if (name.Length == 0)
         {
             return "is empty";
+        }
+
+        if (name.Split(pathSeparator).Any(segment => segment.Length == 0))
+        {
+            return $"has an empty name before, between or after the path separator '{pathSeparator}' (Loader:Cosmos:PathSeparator), which nests names: address.city";
         }
 
         foreach (var c in name)
@@ -42,7 +47,12 @@ internal static class CosmosItemRules
         return bad < 0 ? null : $"'{text[bad]}'";
     }
 
-    public static EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties, string partitionKeyProperty)
+    /// <param name="partitionKey">The key's value, its levels joined for a hierarchical key (<see cref="PartitionKeyLevels"/>).</param>
+    /// <param name="rowKey">The item id.</param>
+    /// <param name="properties">The item's other properties.</param>
+    /// <param name="keyPaths">The container's partition key paths: one level of the key per path, each held to the service's size rule.</param>
+    /// <param name="pathSeparator">Text in a property name that nests it.</param>
+    public static EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties, IReadOnlyList<CosmosKeyPath> keyPaths, string pathSeparator)
     {
         if (rowKey.Length == 0)
         {
@@ -60,26 +70,47 @@ internal static class CosmosItemRules
             return new EntityInspection(0, $"row key (the item id) contains '{rowKey[bad]}', which Cosmos DB ids may not contain");
         }
 
-        if (partitionKey.Length == 0)
+        long bytes = 2 + 8 + JsonSizes.StringUpperBound(rowKey);
+        var level = 0;
+        foreach (var range in partitionKey.AsSpan().Split(PartitionKeyLevels.Separator))
         {
-            return new EntityInspection(0, "partition key is empty");
+            if (level == keyPaths.Count)
+            {
+                return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"partition key has more levels than the {keyPaths.Count} paths of the container's key"));
+            }
+
+            var value = partitionKey.AsSpan(range);
+            var name = keyPaths.Count == 1 ? "partition key" : string.Create(CultureInfo.InvariantCulture, $"partition key level {level + 1} ({keyPaths[level].Text})");
+            if (value.IsEmpty)
+            {
+                return new EntityInspection(0, $"{name} is empty");
+            }
+
+            if (Encoding.UTF8.GetByteCount(value) > CosmosLimits.MaxPartitionKeyBytes)
+            {
+                return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"{name} is longer than {CosmosLimits.MaxPartitionKeyBytes:N0} bytes"));
+            }
+
+            // "name":"value", and for a nested path "outer":{ ... } around it.
+            bytes += keyPaths[level].Text.Length + (keyPaths[level].Segments.Count * 5) + 2 + JsonSizes.StringUpperBound(value);
+            level++;
         }
 
-        if (Encoding.UTF8.GetByteCount(partitionKey) > CosmosLimits.MaxPartitionKeyBytes)
+        if (level < keyPaths.Count)
         {
-            return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"partition key is longer than {CosmosLimits.MaxPartitionKeyBytes:N0} bytes"));
+            return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"partition key has {level} level(s), but the container's key has {keyPaths.Count} paths"));
         }
 
-        long bytes = 2 + 8 + JsonSizes.StringUpperBound(rowKey) + partitionKeyProperty.Length + 6 + JsonSizes.StringUpperBound(partitionKey);
         long largest = 0;
         var largestName = "";
         foreach (var property in properties)
         {
-            bytes += property.Name.Length + 4;
+            // "name":value, and for a nested name "outer":{ ... } around it: at most 4 more bytes per separator.
+            bytes += property.Name.Length + 4 + (4L * property.Name.AsSpan().Count(pathSeparator.AsSpan()));
             switch (property.Type)
             {
-                case ColumnType.String:
-                    var size = JsonSizes.StringUpperBound(property.AsString()) + 2;
+                case ColumnType.String or ColumnType.Json:
+                    var size = JsonSizes.StringUpperBound(property.Type == ColumnType.String ? property.AsString() : property.AsJson()) + 2;
                     bytes += size;
                     if (size > largest)
                     {

@@ -22,9 +22,27 @@ internal sealed class CosmosOptions
     [Accepts("a container name; required for the Cosmos backend")]
     public string Container { get; set; } = "";
 
-    /// <summary>Path of the partition key property; the PartitionKey template's value is written there. One top-level property.</summary>
-    [Accepts("/ and one top-level property name, e.g. /pk")]
+    /// <summary>
+    /// Path of the partition key property; the PartitionKey template's value is written there. A top-level property, or
+    /// a nested one (<c>/customer/id</c>). For a hierarchical key, see <see cref="PartitionKeyPaths"/>.
+    /// </summary>
+    [Accepts("/ and a property name, nested with more /name, e.g. /pk or /customer/id")]
     public string PartitionKeyPath { get; set; } = "/pk";
+
+    /// <summary>
+    /// A hierarchical partition key: one to three paths in order, separated by commas (<c>/tenantId,/userId,/sessionId</c>),
+    /// each top-level or nested. Loader:PartitionKey then holds one template per path, separated by commas in the same
+    /// order (<c>{tenant},{user},{session}</c>). Empty: the key is the one path of PartitionKeyPath.
+    /// </summary>
+    [Accepts("one to three paths separated by commas, each as PartitionKeyPath takes it, e.g. /tenantId,/userId; optional (PartitionKeyPath when empty)")]
+    public string? PartitionKeyPaths { get; set; }
+
+    /// <summary>
+    /// Text in a column name that nests it: the column <c>address.city</c> is written as <c>{"address":{"city":...}}</c>,
+    /// and <c>customer.id</c> names the value at the partition key path <c>/customer/id</c>.
+    /// </summary>
+    [Accepts("one or more characters, no whitespace, e.g. . or __")]
+    public string PathSeparator { get; set; } = ".";
 
     /// <summary>How batches are sent.</summary>
     public CosmosWriteMethod Mode { get; set; } = CosmosWriteMethod.TransactionalBatch;
@@ -49,8 +67,8 @@ internal sealed class CosmosOptions
     /// <summary>Accept the emulator's self-signed certificate. Honoured only for local hosts (localhost, 127.0.0.1, ::1).</summary>
     public bool TrustEmulatorCertificate { get; set; }
 
-    /// <summary>The partition key property name from <see cref="PartitionKeyPath"/>.</summary>
-    public string PartitionKeyProperty => PartitionKeyPath.TrimStart('/');
+    /// <summary>The partition key's paths in order: those of <see cref="PartitionKeyPaths"/> when set, else <see cref="PartitionKeyPath"/>; only those that parse.</summary>
+    public IReadOnlyList<CosmosKeyPath> KeyPaths => CosmosKeyPath.ParseList(string.IsNullOrWhiteSpace(PartitionKeyPaths) ? PartitionKeyPath : PartitionKeyPaths);
 }
 
 /// <summary>How batches are sent to Cosmos DB.</summary>

@@ -4,8 +4,8 @@ using Microsoft.Extensions.Options;
 namespace Loader.Worker.Backends.Cosmos;
 
 /// <summary>
-/// Checks <c>Loader:Cosmos</c>: database and container named, one way to reach the account that parses, a partition
-/// key path of one property, throughput the service accepts, the emulator's certificate trusted only for a local one.
+/// Checks <c>Loader:Cosmos</c>: database and container named, one way to reach the account that parses, partition
+/// key paths the service takes (one, or up to three for a hierarchical key), a path separator, throughput the service accepts, the emulator's certificate trusted only for a local one.
 /// </summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Cosmos</c>: each message names its setting in full under it.</param>
 internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<CosmosOptions>
@@ -16,10 +16,10 @@ internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<
         failures.Required($"{section}:Database", options.Database, "the database name");
         failures.Required($"{section}:Container", options.Container, "the container name");
         var endpoint = Endpoint(options, failures);
-        var path = options.PartitionKeyPath;
-        if (path.Length < 2 || path[0] != '/' || path.IndexOf('/', 1) >= 0)
+        KeyPaths(options, failures);
+        if (string.IsNullOrEmpty(options.PathSeparator) || options.PathSeparator.Any(char.IsWhiteSpace))
         {
-            failures.Add($"{section}:PartitionKeyPath '{path}' must name one top-level property, e.g. /pk.");
+            failures.Add($"{section}:PathSeparator '{options.PathSeparator}' must be one or more characters without whitespace, e.g. '.'.");
         }
 
         failures.Bounds(section, options);
@@ -30,6 +30,54 @@ internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<
         }
 
         return failures.Any ? ValidateOptionsResult.Fail(failures.Messages) : ValidateOptionsResult.Success;
+    }
+
+    /// <summary>
+    /// The partition key's paths: PartitionKeyPath, or one to three in PartitionKeyPaths (not both), each parsing, none
+    /// the same as another or holding it (<c>/a</c> and <c>/a/b</c>: an item cannot have a value at both).
+    /// </summary>
+    private void KeyPaths(CosmosOptions options, SettingFailures failures)
+    {
+        if (string.IsNullOrWhiteSpace(options.PartitionKeyPaths))
+        {
+            if (CosmosKeyPath.TryParse(options.PartitionKeyPath) is null)
+            {
+                failures.Add($"{section}:PartitionKeyPath '{options.PartitionKeyPath}' must be / and a property name, nested with more /name, e.g. /pk or /customer/id.");
+            }
+
+            return;
+        }
+
+        var key = $"{section}:PartitionKeyPaths";
+        if (options.PartitionKeyPath != new CosmosOptions().PartitionKeyPath)
+        {
+            failures.Add($"{key} '{options.PartitionKeyPaths}' and {section}:PartitionKeyPath '{options.PartitionKeyPath}' are both set: give the key's paths in one of them.");
+        }
+
+        var texts = options.PartitionKeyPaths.Split(',');
+        if (texts.Length > CosmosLimits.MaxPartitionKeyPaths)
+        {
+            failures.Add(SettingFailures.Invariant($"{key} '{options.PartitionKeyPaths}' has {texts.Length} paths; a hierarchical partition key has at most {CosmosLimits.MaxPartitionKeyPaths}."));
+        }
+
+        var paths = new List<CosmosKeyPath>();
+        foreach (var text in texts)
+        {
+            if (CosmosKeyPath.TryParse(text) is not { } path)
+            {
+                failures.Add($"{key}: '{text.Trim()}' must be / and a property name, nested with more /name, e.g. /tenantId or /customer/id.");
+            }
+            else if (paths.FirstOrDefault(path.Overlaps) is { } other)
+            {
+                failures.Add(other.Segments.Count == path.Segments.Count
+                    ? $"{key} names '{path.Text}' twice: each level of the key has its own path."
+                    : $"{key} names '{other.Text}' and '{path.Text}': an item cannot have a value at a path and within it.");
+            }
+            else
+            {
+                paths.Add(path);
+            }
+        }
     }
 
     /// <summary>The account's endpoint, from whichever of Endpoint and ConnectionString is given; null (and a failure) when neither or both.</summary>

@@ -1,12 +1,13 @@
 using System.Net;
+using Loader.Abstractions;
 using Microsoft.Azure.Cosmos;
 
 namespace Loader.Worker.Backends.Cosmos;
 
 /// <summary>
 /// Makes sure the database and container are there before any row is sent: creates them when asked to (with the
-/// partition key path and throughput), otherwise reads the container, which also proves the endpoint and the
-/// credentials. Either way the container's partition key path must be the configured one.
+/// partition key paths, hierarchical when several, and throughput), otherwise reads the container, which also proves the
+/// endpoint and the credentials. Either way the container's partition key paths must be the configured ones, in order.
 /// </summary>
 internal static class CosmosTarget
 {
@@ -19,8 +20,10 @@ internal static class CosmosTarget
             var throughput = options.AutoscaleMaxThroughput is { } max ? ThroughputProperties.CreateAutoscaleThroughput(max)
                 : options.Throughput is { } manual ? ThroughputProperties.CreateManualThroughput(manual)
                 : null;
-            var created = await database.Database.CreateContainerIfNotExistsAsync(
-                new ContainerProperties(options.Container, options.PartitionKeyPath), throughput, cancellationToken: cancellationToken).ConfigureAwait(false);
+            // Several paths make a hierarchical key: the SDK gives the container kind MultiHash (version 2).
+            var paths = options.KeyPaths.Select(path => path.Text).ToList();
+            var definition = paths.Count == 1 ? new ContainerProperties(options.Container, paths[0]) : new ContainerProperties(options.Container, paths);
+            var created = await database.Database.CreateContainerIfNotExistsAsync(definition, throughput, cancellationToken: cancellationToken).ConfigureAwait(false);
             properties = created.Resource;
         }
         else
@@ -37,10 +40,17 @@ internal static class CosmosTarget
             }
         }
 
-        if (!string.Equals(properties.PartitionKeyPath, options.PartitionKeyPath, StringComparison.Ordinal))
+        var configured = options.KeyPaths.Select(path => path.Text).ToList();
+        var actual = properties.PartitionKeyPaths ?? [properties.PartitionKeyPath];
+        if (!actual.SequenceEqual(configured, StringComparer.Ordinal))
         {
-            throw new InvalidOperationException(
-                $"container '{options.Container}' is partitioned on '{properties.PartitionKeyPath}', but Loader:Cosmos:PartitionKeyPath is '{options.PartitionKeyPath}'.");
+            var setting = string.IsNullOrWhiteSpace(options.PartitionKeyPaths) ? "Loader:Cosmos:PartitionKeyPath" : "Loader:Cosmos:PartitionKeyPaths";
+            throw new TargetMismatchException(
+                $"container '{options.Container}' is partitioned on {Describe(actual)}, but {setting} is {Describe(configured)}: the settings must name the container's partition key paths, in order.");
         }
     }
+
+    /// <summary>A key definition as people read it: <c>'/pk'</c>, or <c>'/tenantId,/userId' (hierarchical)</c>.</summary>
+    private static string Describe(IReadOnlyList<string> paths) =>
+        paths.Count == 1 ? $"'{paths[0]}'" : $"'{string.Join(",", paths)}' (hierarchical)";
 }

@@ -13,7 +13,7 @@ namespace Loader.Worker.Tests.Backends.Cosmos;
 public sealed class CosmosOperationBuilderTests
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
-    private readonly CosmosOperationBuilder _builder = new(new CosmosItemJson("pk"));
+    private readonly CosmosOperationBuilder _builder = new(new CosmosItemJson(new CosmosOptions().KeyPaths, "."));
 
     private static LoadEntity Row(string id, string value) => new("p", id, [EntityProperty.FromString("a", value)], new RowOrigin(1, 2));
 

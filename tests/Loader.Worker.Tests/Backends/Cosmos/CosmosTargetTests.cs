@@ -1,3 +1,4 @@
+using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -38,9 +39,9 @@ public sealed class CosmosTargetTests(CosmosStandInFixture cosmos)
         }
 
         await using var adapter = Adapter(create: false, path: "/dest");
-        var exception = await Assert.ThrowsAsync<InvalidOperationException>(() => adapter.PrepareAsync(_cancellation));
+        var exception = await Assert.ThrowsAsync<TargetMismatchException>(() => adapter.PrepareAsync(_cancellation));
 
-        Assert.Equal($"container '{_container}' is partitioned on '/pk', but Loader:Cosmos:PartitionKeyPath is '/dest'.", exception.Message);
+        Assert.Equal($"container '{_container}' is partitioned on '/pk', but Loader:Cosmos:PartitionKeyPath is '/dest': the settings must name the container's partition key paths, in order.", exception.Message);
     }
 
     [Fact]
