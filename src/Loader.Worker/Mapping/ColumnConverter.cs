@@ -194,7 +194,8 @@ internal sealed class ColumnConverter(CultureInfo culture, bool allowGroupSepara
         {
             var reason = exception.Message;
             var cut = reason.IndexOf(" LineNumber:", StringComparison.Ordinal);
-            reason = (cut < 0 ? reason : reason[..cut]).TrimEnd('.', ' ');
+            // The reader's advice on its own options is not the user's to take.
+            reason = (cut < 0 ? reason : reason[..cut]).Replace(" Change the reader options.", "", StringComparison.Ordinal).TrimEnd('.', ' ');
             return Invariant($"{reason}, at character {CharacterPosition(utf8, exception.LineNumber ?? 0, exception.BytePositionInLine ?? 0)}");
         }
     }

@@ -204,4 +204,38 @@ public sealed class ColumnConverterTests
     {
         Assert.Equal((false, null, "is out of range for a DateTime in time zone Asia/Tokyo (Loader:Csv:TimeZone)"), ConvertDateTime("0001-01-01", "Asia/Tokyo"));
     }
+
+
+    [Theory]
+    [InlineData("{\"a\":1,\"b\":[true,null]}")]
+    [InlineData("[1,\"two\"]")]
+    [InlineData("-2.5e3")]
+    [InlineData("\"text\"")]
+    [InlineData("true")]
+    [InlineData("false")]
+    [InlineData("null")]
+    [InlineData(" [ 1 ] ")]
+    public void A_json_cell_that_is_one_value_is_kept_as_its_text(string text)
+    {
+        Assert.True(new ColumnConverter(CultureInfo.InvariantCulture).TryConvert(PropertyName.Of("j"), ColumnType.Json, Encoding.UTF8.GetBytes(text), out var property));
+
+        Assert.Equal((ColumnType.Json, text), (property.Type, property.AsJson()));
+    }
+
+    [Theory]
+    [InlineData("{\"a\":1", "is not a JSON value: '1' is an invalid end of a number. Expected a delimiter, at character 7")]
+    [InlineData("[1,2,]", "is not a JSON value: The JSON array contains a trailing comma at the end which is not supported in this mode, at character 6")]
+    [InlineData("tru", "is not a JSON value: 'tru' is an invalid JSON literal. Expected the literal 'true', at character 4")]
+    [InlineData("1 2", "is not a JSON value: '2' is invalid after a single JSON value. Expected end of data, at character 3")]
+    [InlineData("{\"city\":\"Zürich\" x}", "is not a JSON value: 'x' is invalid after a value. Expected either ',', '}', or ']', at character 18")]
+    [InlineData("{\"a\":\n  [1,}", "is not a JSON value: '}' is an invalid start of a value, at character 12")]
+    [InlineData("hello", "is not a JSON value: 'h' is an invalid start of a value, at character 1")]
+    public void A_json_cell_that_does_not_parse_is_refused_naming_the_reason_and_the_character(string text, string explanation)
+    {
+        var converter = new ColumnConverter(CultureInfo.InvariantCulture);
+        var utf8 = Encoding.UTF8.GetBytes(text);
+
+        Assert.False(converter.TryConvert(PropertyName.Of("j"), ColumnType.Json, utf8, out _));
+        Assert.Equal(explanation, converter.Explain(ColumnType.Json, utf8));
+    }
 }

@@ -1,6 +1,8 @@
 using System.Globalization;
 using Loader.Abstractions;
+using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
+using Loader.Worker.Hosting;
 using System.Text;
 using CsvHelper;
 using Loader.Worker.Csv;
@@ -131,5 +133,74 @@ public sealed class EntityMapperTests
         Assert.Contains("Loader:Columns:count gives a type to column 'count', which the header does not have" + Environment.NewLine, exception.Message, StringComparison.Ordinal);
         Assert.Contains("Loader:RowKey '{rk}-{carier}' uses column 'carier', which the header does not have (did you mean 'carrier'?)", exception.Message, StringComparison.Ordinal);
         Assert.EndsWith("Header columns: 'pk', 'rk', 'n', 'carrier'", exception.Message, StringComparison.Ordinal);
+    }
+
+
+    /// <summary>The Cosmos DB adapter's real rules on <paramref name="configure"/>'s keys: made, never connected.</summary>
+    private static CosmosAdapter CosmosRules(Action<CosmosOptions> configure)
+    {
+        var options = new CosmosOptions { ConnectionString = "AccountEndpoint=https://localhost:8081/;AccountKey=C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==;", Database = "d", Container = "c" };
+        configure(options);
+        return BackendFactory.CreateCosmos(options, 1, TimeSpan.FromSeconds(1), TimeProvider.System);
+    }
+
+    [Fact]
+    public async Task A_hierarchical_key_joins_its_levels_and_names_the_level_of_an_empty_or_unjoinable_value()
+    {
+        await using var rules = CosmosRules(options => options.PartitionKeyPaths = "/origin,/dest");
+        string[] header = ["origin", "dest", "flight"];
+        var mapper = new EntityMapper(
+            MappingPlan.Create(header, [KeyTemplate.Parse("{origin}"), KeyTemplate.Parse("to-{dest}")], ["/origin", "/dest"], KeyTemplate.Parse("{flight}"), new Dictionary<string, ColumnType>(), rules),
+            rules,
+            new ColumnConverter(CultureInfo.InvariantCulture));
+
+        var mapped = MapOne(mapper, header, "JFK", "LAX", "1");
+        Assert.Equal(["JFK", "to-LAX"], PartitionKeyLevels.Split(mapped.Entity!.PartitionKey));
+        Assert.Equal("""["JFK","to-LAX"]""", PartitionKeyLevels.Display(mapped.Entity.PartitionKey));
+        Assert.Equal("partition key level 1 (/origin) is empty: column 'origin' is empty", MapOne(mapper, header, "", "LAX", "2").RejectReason);
+        Assert.Equal("partition key level 2 (/dest): column 'dest' is empty, and every column of Loader:PartitionKey 'to-{dest}' must have a value", MapOne(mapper, header, "JFK", "", "3").RejectReason);
+        Assert.Equal("partition key level 2 (/dest) holds control character U+001F, with which the loader joins the levels of a hierarchical key", MapOne(mapper, header, "JFK", "L\u001FAX", "4").RejectReason);
+    }
+
+    [Fact]
+    public async Task A_json_cell_that_does_not_parse_is_a_reject_naming_the_column_and_the_character()
+    {
+        await using var rules = CosmosRules(_ => { });
+        string[] header = ["pk", "rk", "doc"];
+        var mapper = new EntityMapper(
+            MappingPlan.Create(header, KeyTemplate.Parse("{pk}"), KeyTemplate.Parse("{rk}"), new Dictionary<string, ColumnType> { ["doc"] = ColumnType.Json }, rules),
+            rules,
+            new ColumnConverter(CultureInfo.InvariantCulture));
+
+        Assert.Equal("""{"a":[1,2]}""", MapOne(mapper, header, "p", "1", """{"a":[1,2]}""").Entity!.Properties.Single(property => property.Name == "doc").AsJson());
+        Assert.Equal("column 'doc': '[1,2' is not a JSON value: '2' is an invalid end of a number. Expected a delimiter, at character 5", MapOne(mapper, header, "p", "2", "[1,2").RejectReason);
+    }
+
+    [Fact]
+    public async Task A_name_that_is_both_a_value_and_a_path_through_it_is_refused_at_start()
+    {
+        await using var rules = CosmosRules(options => options.PartitionKeyPath = "/customer/id");
+
+        var exception = Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(
+            ["pk", "rk", "address", "address.city", "customer", "customer.id", "a..b"], KeyTemplate.Parse("{customer.id}"), KeyTemplate.Parse("{rk}"), new Dictionary<string, ColumnType>(), rules));
+
+        Assert.Equal(
+            """
+            column 7 'a..b' is not a valid property name: it has an empty name before, between or after the path separator '.' (Loader:Cosmos:PathSeparator), which nests names: address.city
+            column 'address' and column 'address.city' cannot both be written: 'address' would be a value and an object holding 'city' (the path separator '.', Loader:Cosmos:PathSeparator, nests names)
+            column 'customer' and the id, partition key or system property 'customer.id' cannot both be written: 'customer' would be a value and an object holding 'id' (the path separator '.', Loader:Cosmos:PathSeparator, nests names)
+            Header columns: 'pk', 'rk', 'address', 'address.city', 'customer', 'customer.id', 'a..b'
+            """.ReplaceLineEndings(Environment.NewLine),
+            exception.Message);
+    }
+
+    [Fact]
+    public async Task The_column_at_a_nested_key_path_feeds_the_template_and_is_not_written_again()
+    {
+        await using var rules = CosmosRules(options => options.PartitionKeyPath = "/customer/id");
+
+        var plan = MappingPlan.Create(["customer.id", "customer.name", "rk"], KeyTemplate.Parse("{customer.id}"), KeyTemplate.Parse("{rk}"), new Dictionary<string, ColumnType>(), rules);
+
+        Assert.Equal(["customer.name", "rk"], plan.Columns.Select(column => column.Name));
     }
 }

@@ -83,4 +83,16 @@ public sealed class KeyTemplateTests
         Assert.True(reader.Read());
         return reader;
     }
+
+
+    [Theory]
+    [InlineData("{origin},{dest}", new[] { "{origin}", "{dest}" })]
+    [InlineData("{tenant}, {user} ,t-{session}", new[] { "{tenant}", "{user}", "t-{session}" })]
+    [InlineData("{city, state},{zip}", new[] { "{city, state}", "{zip}" })]
+    [InlineData("{{,}},{a}", new[] { "{{", "}}", "{a}" })]
+    [InlineData("{pk}", new[] { "{pk}" })]
+    public void Levels_of_a_hierarchical_key_are_cut_at_commas_outside_placeholders(string text, string[] levels)
+    {
+        Assert.Equal(levels, KeyTemplate.SplitLevels(text));
+    }
 }

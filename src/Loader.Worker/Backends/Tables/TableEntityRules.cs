@@ -107,6 +107,11 @@ internal sealed class TableEntityRules(int tableUrlBytes)
 
         foreach (var c in name)
         {
+            if (c == '.')
+            {
+                return "contains '.': Table Storage entities are flat, so a nested name (address.city, for Cosmos DB) cannot be written; property names hold only letters, digits and '_'";
+            }
+
             if (!(char.IsLetterOrDigit(c) || c == '_'))
             {
                 return $"contains {Describe(c)}; property names hold only letters, digits and '_'";
