@@ -1,3 +1,4 @@
+using Loader.Abstractions;
 using Loader.Worker.Configuration;
 
 namespace Loader.Worker.Tests.Configuration;
@@ -86,5 +87,62 @@ public sealed class SectionValidatorTests
                 "Loader:Shards:Count must be between 1 and 1000, was 0.",
             ],
             failures);
+    }
+
+
+    private static LoaderOptions CosmosLoad(string partitionKey, string? paths, string rowKey = "{rk}")
+    {
+        var options = new LoaderOptions { Input = "in.csv", PartitionKey = partitionKey, RowKey = rowKey, Backend = BackendKind.Cosmos };
+        options.Cosmos.Endpoint = "https://account.documents.azure.com:443/";
+        options.Cosmos.Database = "loads";
+        options.Cosmos.Container = "flights";
+        options.Cosmos.PartitionKeyPaths = paths;
+        return options;
+    }
+
+    [Fact]
+    public void A_hierarchical_key_takes_one_template_per_path()
+    {
+        Assert.True(new LoaderOptionsValidator().Validate(null, CosmosLoad("{origin}, {dest}", "/origin,/dest")).Succeeded);
+        Assert.True(new LoaderOptionsValidator().Validate(null, CosmosLoad("{tenant},{user},{rk}", "/tenantId,/userId,/id")).Succeeded);
+    }
+
+    [Fact]
+    public void A_hierarchical_key_with_another_number_of_templates_than_paths_is_refused_naming_both()
+    {
+        Assert.Equal(
+            ["Loader:PartitionKey '{origin}' has 1 template(s), but Loader:Cosmos:PartitionKeyPaths names 2 paths (/origin, /dest): give one template per path, separated by commas, e.g. {origin},{dest}."],
+            new LoaderOptionsValidator().Validate(null, CosmosLoad("{origin}", "/origin,/dest")).Failures!);
+    }
+
+    [Fact]
+    public void Each_level_s_template_is_checked_and_named_by_its_level()
+    {
+        Assert.Equal(
+            ["Loader:PartitionKey (level 2, /dest) 'dest' names no column: every row would get the same key. Use {column} placeholders."],
+            new LoaderOptionsValidator().Validate(null, CosmosLoad("{origin},dest", "/origin,/dest")).Failures!);
+    }
+
+    [Fact]
+    public void A_level_at_the_id_path_must_be_the_row_key()
+    {
+        Assert.Equal(
+            ["Loader:PartitionKey (level 2, /id) '{flight}' fills the path /id, which is the item's id: it must be Loader:RowKey's template '{rk}'."],
+            new LoaderOptionsValidator().Validate(null, CosmosLoad("{origin},{flight}", "/origin,/id")).Failures!);
+    }
+
+    [Fact]
+    public void A_json_column_is_refused_for_table_storage_and_taken_for_cosmos()
+    {
+        var tables = new LoaderOptions { Input = "in.csv", PartitionKey = "{pk}", RowKey = "{rk}", Columns = new(StringComparer.Ordinal) { ["doc"] = ColumnType.Json } };
+        tables.Tables.Table = "flights";
+        tables.Tables.ConnectionString = "UseDevelopmentStorage=true";
+        var cosmos = CosmosLoad("{pk}", null);
+        cosmos.Columns["doc"] = ColumnType.Json;
+
+        Assert.Equal(
+            ["Loader:Columns:doc is Json, which Table Storage cannot store: its entities are flat, with no object or array values (Json columns are for Loader:Backend=Cosmos)."],
+            new LoaderOptionsValidator().Validate(null, tables).Failures!);
+        Assert.True(new LoaderOptionsValidator().Validate(null, cosmos).Succeeded);
     }
 }

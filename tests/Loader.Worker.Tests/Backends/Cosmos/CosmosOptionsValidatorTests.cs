@@ -25,4 +25,57 @@ public sealed class CosmosOptionsValidatorTests
             ],
             result.Failures!);
     }
+
+
+    private static List<string> Failures(Action<CosmosOptions> configure)
+    {
+        var options = new CosmosOptions { Database = "loads", Container = "flights", Endpoint = "https://account.documents.azure.com:443/" };
+        configure(options);
+        return new CosmosOptionsValidator("Loader:Cosmos").Validate(null, options).Failures?.ToList() ?? [];
+    }
+
+    [Theory]
+    [InlineData("/tenantId,/userId,/sessionId")]
+    [InlineData("/origin, /dest")]
+    [InlineData("/customer/id,/order/id")]
+    public void One_to_three_paths_each_top_level_or_nested_pass(string paths)
+    {
+        Assert.Empty(Failures(options => options.PartitionKeyPaths = paths));
+    }
+
+    [Fact]
+    public void A_nested_single_path_passes()
+    {
+        Assert.Empty(Failures(options => options.PartitionKeyPath = "/customer/id"));
+    }
+
+    [Theory]
+    [InlineData("/a,/b,/c,/d", "Loader:Cosmos:PartitionKeyPaths '/a,/b,/c,/d' has 4 paths; a hierarchical partition key has at most 3.")]
+    [InlineData("/a,b", "Loader:Cosmos:PartitionKeyPaths: 'b' must be / and a property name, nested with more /name, e.g. /tenantId or /customer/id.")]
+    [InlineData("/a,,/b", "Loader:Cosmos:PartitionKeyPaths: '' must be / and a property name, nested with more /name, e.g. /tenantId or /customer/id.")]
+    [InlineData("/a,/a", "Loader:Cosmos:PartitionKeyPaths names '/a' twice: each level of the key has its own path.")]
+    [InlineData("/a,/a/b", "Loader:Cosmos:PartitionKeyPaths names '/a' and '/a/b': an item cannot have a value at a path and within it.")]
+    public void Paths_the_service_would_refuse_are_named(string paths, string failure)
+    {
+        Assert.Equal([failure], Failures(options => options.PartitionKeyPaths = paths));
+    }
+
+    [Fact]
+    public void Paths_in_both_settings_are_refused()
+    {
+        Assert.Equal(
+            ["Loader:Cosmos:PartitionKeyPaths '/a,/b' and Loader:Cosmos:PartitionKeyPath '/pk2' are both set: give the key's paths in one of them."],
+            Failures(options => (options.PartitionKeyPaths, options.PartitionKeyPath) = ("/a,/b", "/pk2")));
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData(" ")]
+    [InlineData("a b")]
+    public void A_path_separator_that_is_empty_or_holds_whitespace_is_refused(string separator)
+    {
+        Assert.Equal(
+            [$"Loader:Cosmos:PathSeparator '{separator}' must be one or more characters without whitespace, e.g. '.'."],
+            Failures(options => options.PathSeparator = separator));
+    }
 }

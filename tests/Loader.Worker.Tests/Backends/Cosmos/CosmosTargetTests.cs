@@ -53,4 +53,36 @@ public sealed class CosmosTargetTests(CosmosStandInFixture cosmos)
 
         Assert.StartsWith($"database 'loads' or container '{_container}' does not exist", exception.Message, StringComparison.Ordinal);
     }
+
+
+    [Fact]
+    public async Task Prepare_creates_a_container_with_a_hierarchical_key_from_the_paths_in_order()
+    {
+        await using var adapter = cosmos.CreateAdapter(_container, configure: options => options.PartitionKeyPaths = "/tenantId,/user/id,/sessionId");
+
+        await adapter.PrepareAsync(_cancellation);
+
+        var container = await cosmos.Client.GetContainer(CosmosStandInFixture.Database, _container).ReadContainerAsync(cancellationToken: _cancellation);
+        Assert.Equal(["/tenantId", "/user/id", "/sessionId"], container.Resource.PartitionKeyPaths);
+        Assert.Equal(Microsoft.Azure.Cosmos.PartitionKeyDefinitionVersion.V2, container.Resource.PartitionKeyDefinitionVersion);
+    }
+
+    [Fact]
+    public async Task Prepare_refuses_a_container_whose_hierarchy_differs_naming_both_definitions()
+    {
+        await using (var creating = cosmos.CreateAdapter(_container, configure: options => options.PartitionKeyPaths = "/origin,/dest"))
+        {
+            await creating.PrepareAsync(_cancellation);
+        }
+
+        await using var reversed = cosmos.CreateAdapter(_container, configure: options => (options.PartitionKeyPaths, options.CreateIfMissing) = ("/dest,/origin", false));
+        await using var single = Adapter(create: false, path: "/origin");
+
+        Assert.Equal(
+            $"container '{_container}' is partitioned on '/origin,/dest' (hierarchical), but Loader:Cosmos:PartitionKeyPaths is '/dest,/origin' (hierarchical): the settings must name the container's partition key paths, in order.",
+            (await Assert.ThrowsAsync<TargetMismatchException>(() => reversed.PrepareAsync(_cancellation))).Message);
+        Assert.Equal(
+            $"container '{_container}' is partitioned on '/origin,/dest' (hierarchical), but Loader:Cosmos:PartitionKeyPath is '/origin': the settings must name the container's partition key paths, in order.",
+            (await Assert.ThrowsAsync<TargetMismatchException>(() => single.PrepareAsync(_cancellation))).Message);
+    }
 }
