@@ -79,7 +79,7 @@ internal sealed class LoaderOptions
     [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestDuration)]
     public TimeSpan MaxBatchDelay { get; set; } = TimeSpan.FromSeconds(5);
 
-    /// <summary>Type per column name; columns not listed are strings.</summary>
+    /// <summary>Type per column name; columns not listed are strings. Json (Cosmos DB only) embeds the cell as the JSON value it holds.</summary>
     public Dictionary<string, ColumnType> Columns { get; set; } = new(StringComparer.Ordinal);
 
     /// <summary>Where the load records how far it got, every <see cref="CheckpointInterval"/> and at the end; started again with the same input and settings it resumes there. None when empty.</summary>
