@@ -66,4 +66,32 @@ public sealed class EstimateCalculatorTests
         Assert.Null(plan.Prediction.Seconds);
         Assert.Contains(plan.Warnings, warning => warning.StartsWith("No pace could be predicted", StringComparison.Ordinal));
     }
+
+    /// <summary>One batch of <paramref name="rows"/> entities of about 2 GB each: gigabytes of payload in a few rows.</summary>
+    private static PartitionCount Gigabytes(string key, int rows)
+    {
+        var count = new PartitionCount();
+        count.Add(new EntityBatch(key, [.. Enumerable.Range(0, rows).Select(i => new LoadEntity(key, $"r{i}", [], default, 2_000_000_000))], WriteMode.Upsert));
+        return count;
+    }
+
+    [Fact]
+    public void A_hierarchical_key_is_counted_and_warned_about_on_the_full_key_not_its_prefix()
+    {
+        var partitions = new Dictionary<string, PartitionCount>
+        {
+            [PartitionKeyLevels.Join(["acme", "u1"])] = Gigabytes(PartitionKeyLevels.Join(["acme", "u1"]), 9),
+            [PartitionKeyLevels.Join(["acme", "u2"])] = Gigabytes(PartitionKeyLevels.Join(["acme", "u2"]), 5),
+            [PartitionKeyLevels.Join(["acme", "u3"])] = Gigabytes(PartitionKeyLevels.Join(["acme", "u3"]), 5),
+        };
+
+        var plan = EstimateCalculator.Plan(new LoaderOptions { Backend = BackendKind.Cosmos }, new(DryRun(19, 3), partitions, false, default, null, "none", null));
+
+        // acme holds 38 GB in all, but each full key is its own logical partition: only ["acme","u1"] (18 GB) nears 20 GB.
+        Assert.Equal(3, plan.Partitions.Count);
+        Assert.Equal("""["acme","u1"]""", plan.Partitions.Largest[0].Key);
+        Assert.Equal(
+            ["""Partition '["acme","u1"]' would hold about 18.0 GB: a Cosmos DB logical partition (a value of the full hierarchical key) holds at most 20 GB, and writes beyond it fail."""],
+            plan.Warnings.Where(warning => warning.Contains("GB", StringComparison.Ordinal)));
+    }
 }
