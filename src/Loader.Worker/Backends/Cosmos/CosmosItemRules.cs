@@ -47,6 +47,10 @@ internal static class CosmosItemRules
         return bad < 0 ? null : $"'{text[bad]}'";
     }
 
+    private static string LevelName(IReadOnlyList<CosmosKeyPath> keyPaths, int level) => keyPaths.Count == 1
+        ? "partition key"
+        : string.Create(CultureInfo.InvariantCulture, $"partition key level {level + 1} ({keyPaths[level].Text})");
+
     /// <param name="partitionKey">The key's value, its levels joined for a hierarchical key (<see cref="PartitionKeyLevels"/>).</param>
     /// <param name="rowKey">The item id.</param>
     /// <param name="properties">The item's other properties.</param>
@@ -71,34 +75,37 @@ internal static class CosmosItemRules
         }
 
         long bytes = 2 + 8 + JsonSizes.StringUpperBound(rowKey);
-        var level = 0;
-        foreach (var range in partitionKey.AsSpan().Split(PartitionKeyLevels.Separator))
+        // The levels in order, each up to the next separator; the last takes the rest, so a key of one level is its whole
+        // text, whatever it holds.
+        var rest = partitionKey.AsSpan();
+        for (var level = 0; level < keyPaths.Count; level++)
         {
-            if (level == keyPaths.Count)
+            var last = level == keyPaths.Count - 1;
+            var end = last ? -1 : rest.IndexOf(PartitionKeyLevels.Separator);
+            if (!last && end < 0)
+            {
+                return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"partition key has {level + 1} level(s), but the container's key has {keyPaths.Count} paths"));
+            }
+
+            var value = last ? rest : rest[..end];
+            rest = last ? default : rest[(end + 1)..];
+            if (value.IsEmpty)
+            {
+                return new EntityInspection(0, $"{LevelName(keyPaths, level)} is empty");
+            }
+
+            if (keyPaths.Count > 1 && last && value.Contains(PartitionKeyLevels.Separator))
             {
                 return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"partition key has more levels than the {keyPaths.Count} paths of the container's key"));
             }
 
-            var value = partitionKey.AsSpan(range);
-            var name = keyPaths.Count == 1 ? "partition key" : string.Create(CultureInfo.InvariantCulture, $"partition key level {level + 1} ({keyPaths[level].Text})");
-            if (value.IsEmpty)
-            {
-                return new EntityInspection(0, $"{name} is empty");
-            }
-
             if (Encoding.UTF8.GetByteCount(value) > CosmosLimits.MaxPartitionKeyBytes)
             {
-                return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"{name} is longer than {CosmosLimits.MaxPartitionKeyBytes:N0} bytes"));
+                return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"{LevelName(keyPaths, level)} is longer than {CosmosLimits.MaxPartitionKeyBytes:N0} bytes"));
             }
 
             // "name":"value", and for a nested path "outer":{ ... } around it.
             bytes += keyPaths[level].Text.Length + (keyPaths[level].Segments.Count * 5) + 2 + JsonSizes.StringUpperBound(value);
-            level++;
-        }
-
-        if (level < keyPaths.Count)
-        {
-            return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture, $"partition key has {level} level(s), but the container's key has {keyPaths.Count} paths"));
         }
 
         long largest = 0;

@@ -110,6 +110,16 @@ public abstract class CosmosContractTests : AdapterContractTests, IAsyncDisposab
     }
 
     [Fact]
+    public async Task A_key_of_one_level_may_hold_the_character_hierarchical_levels_are_joined_with()
+    {
+        var (adapter, container) = await CreateShapedAsync(_ => { });
+
+        Assert.Equal(BatchStatus.Written, (await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity(adapter, "a\u001Fb", "k")), Cancellation)).Status);
+
+        Assert.Equal("a\u001Fb", (await ReadItemAsync(container, "k", new PartitionKey("a\u001Fb")))?.GetProperty("pk").GetString());
+    }
+
+    [Fact]
     public async Task Nested_columns_and_a_nested_key_path_are_written_as_objects()
     {
         var (adapter, container) = await CreateShapedAsync(options => options.PartitionKeyPath = "/customer/id");
