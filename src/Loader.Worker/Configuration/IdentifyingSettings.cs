@@ -43,6 +43,16 @@ internal static class IdentifyingSettings
             settings["Loader:Cosmos:Database"] = options.Cosmos.Database;
             settings["Loader:Cosmos:Container"] = options.Cosmos.Container;
             settings["Loader:Cosmos:PartitionKeyPath"] = options.Cosmos.PartitionKeyPath;
+            // Each only when set away from its default, so a checkpoint or plan from before the setting existed stays valid.
+            if (!string.IsNullOrWhiteSpace(options.Cosmos.PartitionKeyPaths))
+            {
+                settings["Loader:Cosmos:PartitionKeyPaths"] = options.Cosmos.PartitionKeyPaths;
+            }
+
+            if (options.Cosmos.PathSeparator != ".")
+            {
+                settings["Loader:Cosmos:PathSeparator"] = options.Cosmos.PathSeparator;
+            }
         }
 
         return settings;
