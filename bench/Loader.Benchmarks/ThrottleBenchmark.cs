@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Loader.ThrottlingSimulator;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using static System.FormattableString;
 
 namespace Loader.Benchmarks;
@@ -114,7 +114,7 @@ internal sealed class ThrottleBenchmark(BenchSettings settings, TextWriter outpu
             CommandLine = loader.CommandLine,
             LogPath = loader.LogPath,
             ExitCode = loader.ExitCode,
-            Outcome = report?.Outcome,
+            Outcome = report?.Outcome.ToString(),
             Seconds = seconds,
             Budget = settings.Budget,
             Expected = data.DistinctKeys,

@@ -1,5 +1,6 @@
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Configuration;

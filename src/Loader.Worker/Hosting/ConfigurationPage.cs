@@ -24,7 +24,7 @@ internal static class ConfigurationPage
         page.AppendLine();
         page.AppendLine("This page is written from the loader's code, as `--help` is: the settings and their meanings from the options");
         page.AppendLine("classes and their comments, what each accepts from the ranges the validators hold it to, the exit codes from");
-        page.AppendLine("`Hosting/ExitCodes.cs`. A test fails while the page and the code differ; write it again with");
+        page.AppendLine("`Outcomes/ExitCodes.cs`. A test fails while the page and the code differ; write it again with");
         page.AppendLine(c, $"`{Regenerate}`.");
         page.AppendLine();
         page.AppendLine("## Where settings come from");

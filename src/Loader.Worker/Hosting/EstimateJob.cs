@@ -1,4 +1,5 @@
 using Loader.Worker.Estimate;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Reflection;
 using System.Text;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Hosting;

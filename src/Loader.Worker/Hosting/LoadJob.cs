@@ -1,6 +1,7 @@
 using System.Globalization;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
@@ -180,7 +181,7 @@ internal sealed partial class LoadJob(
     /// </summary>
     private static LoadReport OutputFailed(LoadReport report, string message, bool outranks) =>
         report.ExitCode == ExitCodes.Success || (outranks && report.ExitCode == ExitCodes.OutputFailed)
-            ? report with { Outcome = "OutputFailed", ExitCode = ExitCodes.OutputFailed, Message = message }
+            ? report with { Outcome = ReportOutcome.OutputFailed, ExitCode = ExitCodes.OutputFailed, Message = message }
             : report;
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Stop requested: reading stopped; batches in flight get {GraceSeconds} s to finish")]
@@ -199,5 +200,5 @@ internal sealed partial class LoadJob(
     private partial void LogHtmlReportNotWritten(string htmlReportPath, string reason);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Load {Outcome}: {RowsRead} read, {RowsWritten} written, {RowsRejected} rejected, {RowsSuperseded} superseded, {RowsFailed} failed in {ElapsedSeconds} s; exit code {ExitCode}")]
-    private partial void LogFinished(string outcome, long rowsRead, long rowsWritten, long rowsRejected, long rowsSuperseded, long rowsFailed, double elapsedSeconds, int exitCode);
+    private partial void LogFinished(ReportOutcome outcome, long rowsRead, long rowsWritten, long rowsRejected, long rowsSuperseded, long rowsFailed, double elapsedSeconds, int exitCode);
 }

@@ -136,7 +136,6 @@ internal static class LoaderHost
         services.AddSingleton<OutputFiles>();
         services.AddSingleton<OutputPreflight>();
         services.AddSingleton<InputOpener>();
-        services.AddSingleton(new ExitCodeOf(ExitCodes.Of));
         services.AddSingleton<LoadPipelineFactory>();
         services.AddSingleton(provider => provider.GetRequiredService<LoadPipelineFactory>().Create(
             provider.GetRequiredService<IOptions<LoaderOptions>>().Value,

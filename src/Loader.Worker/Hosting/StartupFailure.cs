@@ -1,3 +1,4 @@
+using Loader.Worker.Outcomes;
 using Loader.Worker.Security;
 using Microsoft.Extensions.Options;
 

@@ -8,6 +8,7 @@ using Loader.Worker.Dispatch;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
@@ -71,7 +72,7 @@ internal sealed partial class LoadPipeline
 
         var concurrency = controls.Timeline.Summary();
         var report = _parts.Reports.Build(
-            outcome,
+            outcome.Reported,
             run,
             new ConcurrencyReport(_settings.Concurrency.ToString(), concurrency.Min, concurrency.Average, concurrency.Max, concurrency.Final),
             controls.Limiter.Limit,

@@ -21,7 +21,6 @@ internal sealed class LoadPipelineFactory(
     InputOpener inputs,
     OutputFiles outputs,
     OutputPreflight preflight,
-    ExitCodeOf exitCodeOf,
     ILoggerFactory loggerFactory,
     Redaction redaction,
     TimeProvider timeProvider)
@@ -41,7 +40,7 @@ internal sealed class LoadPipelineFactory(
             outputs,
             new ResumePointFinder(settings, canSkipUnread: !keyShard, statistics, loggerFactory.CreateLogger<ResumePointFinder>()),
             new RejectsOutput(settings.RejectsPath, settings.MaxRejects, outputs, statistics, loggerFactory, redaction, timeProvider),
-            new LoadReportBuilder(settings, backend.Name, statistics, timeProvider, exitCodeOf, shard?.Id, keyShard),
+            new LoadReportBuilder(settings, backend.Name, statistics, timeProvider, shard?.Id, keyShard),
             terminal,
             shard?.Buckets);
         return new LoadPipeline(settings, backend, parts, statistics, loggerFactory, timeProvider);

@@ -13,14 +13,14 @@ internal sealed record LoadReport
 
     public required string Target { get; init; }
 
-    /// <summary><see cref="LoadOutcome.Name"/>: <c>Completed</c>, <c>CompletedWithFailures</c>, <c>RejectLimitExceeded</c>, <c>Stopped</c>, <c>CheckpointLost</c>, <c>OutputFailed</c> or <c>Failed</c>.</summary>
-    public required string Outcome { get; init; }
+    /// <summary>How the load ended, written by name: <c>Completed</c>, <c>CompletedWithFailures</c>, <c>RejectLimitExceeded</c>, <c>Stopped</c>, <c>CheckpointLost</c>, <c>OutputFailed</c> or <c>Failed</c>.</summary>
+    public required ReportOutcome Outcome { get; init; }
 
     public required int ExitCode { get; init; }
 
     /// <summary>Whether the load completed: every row settled and every output stored (exit code 0).</summary>
     [JsonIgnore]
-    public bool Completed => Outcome == LoadOutcome.CompletedName;
+    public bool Completed => Outcome == ReportOutcome.Completed;
 
     /// <summary>Why the load failed or stopped, when it did.</summary>
     public string? Message { get; init; }

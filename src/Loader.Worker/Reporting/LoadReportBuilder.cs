@@ -8,7 +8,6 @@ namespace Loader.Worker.Reporting;
 /// <param name="backend">The backend's name, as the adapter gives it.</param>
 /// <param name="statistics">The load's counts, latencies, rejects and errors.</param>
 /// <param name="timeProvider">Says when the load finished.</param>
-/// <param name="exitCodeOf">The host's exit codes, which the report records.</param>
 /// <param name="shard">The shard of a sharded load this run is of; null for a load of the whole input.</param>
 /// <param name="keyShard">Whether the run is a key shard, which counts the rows of other shards it reads.</param>
 internal sealed class LoadReportBuilder(
@@ -16,16 +15,15 @@ internal sealed class LoadReportBuilder(
     string backend,
     LoadStatistics statistics,
     TimeProvider timeProvider,
-    ExitCodeOf exitCodeOf,
     string? shard = null,
     bool keyShard = false)
 {
-    /// <param name="outcome">How the load ended.</param>
+    /// <param name="outcome">How the load ended, as the report records it.</param>
     /// <param name="run">What the run found on its way.</param>
     /// <param name="concurrency">Batches allowed in flight over the load.</param>
     /// <param name="finalLimit">Batches allowed in flight at the end.</param>
     /// <param name="pacedRequestUnitsPerSecond">The request-unit rate paced at in the end, or null.</param>
-    public LoadReport Build(LoadOutcome outcome, LoadRunFacts run, ConcurrencyReport concurrency, int finalLimit, double? pacedRequestUnitsPerSecond)
+    public LoadReport Build(ReportedOutcome outcome, LoadRunFacts run, ConcurrencyReport concurrency, int finalLimit, double? pacedRequestUnitsPerSecond)
     {
         var counts = statistics.Snapshot();
         var seconds = counts.Elapsed.TotalSeconds;
@@ -36,8 +34,8 @@ internal sealed class LoadReportBuilder(
             DryRun = settings.DryRun,
             Input = OutputFiles.Display(settings.Input) ?? "",
             Target = TargetOf(settings),
-            Outcome = outcome.Name,
-            ExitCode = exitCodeOf(outcome.Kind),
+            Outcome = outcome.Outcome,
+            ExitCode = outcome.ExitCode,
             Message = outcome.Message,
             StartedAt = run.StartedAt,
             FinishedAt = timeProvider.GetUtcNow(),

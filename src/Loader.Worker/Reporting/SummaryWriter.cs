@@ -11,7 +11,7 @@ internal static class SummaryWriter
         var c = CultureInfo.InvariantCulture;
         var text = new StringBuilder();
         var verb = report.DryRun ? "Dry run" : "Load";
-        text.AppendLine(c, $"{verb} {report.Outcome.ToUpperInvariant()}: {report.Input} -> {report.Backend} {report.Target}");
+        text.AppendLine(c, $"{verb} {report.Outcome.ToString().ToUpperInvariant()}: {report.Input} -> {report.Backend} {report.Target}");
         if (report.Message is { } message)
         {
             text.AppendLine(c, $"  {message}");

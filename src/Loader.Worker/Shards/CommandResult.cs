@@ -1,4 +1,4 @@
-using Loader.Worker.Reporting;
+using Loader.Worker.Outcomes;
 
 namespace Loader.Worker.Shards;
 

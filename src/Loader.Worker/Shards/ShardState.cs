@@ -1,3 +1,5 @@
+using Loader.Worker.Reporting;
+
 namespace Loader.Worker.Shards;
 
 /// <summary>Where a shard stands, kept as <c>shards/&lt;id&gt;/state.json</c>; a worker holds a lease on that blob while it works the shard.</summary>
@@ -32,7 +34,7 @@ internal sealed record ShardState
     public required DateTimeOffset UpdatedAt { get; init; }
 
     /// <summary>The outcome and exit code of the last attempt, and why it failed or the shard was poisoned.</summary>
-    public string? Outcome { get; init; }
+    public ReportOutcome? Outcome { get; init; }
 
     public int? ExitCode { get; init; }
 

@@ -22,7 +22,7 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
         ["Hosting"],
         ["Shards", "Estimate"],
         ["Pipeline"],
-        ["Dispatch"],
+        ["Outcomes", "Dispatch"],
         ["Checkpoints", "Rejects", "Telemetry"],
         ["Reporting"],
         ["Outputs"],

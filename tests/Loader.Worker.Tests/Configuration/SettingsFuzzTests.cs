@@ -5,6 +5,7 @@ using System.Text.RegularExpressions;
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Configuration;

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Loader.Worker.Storage.Blobs;

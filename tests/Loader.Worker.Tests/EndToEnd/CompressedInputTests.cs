@@ -2,8 +2,9 @@ using System.Globalization;
 using System.Text;
 using Azure.Storage.Blobs.Models;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
+using Loader.Worker.Outcomes;
+using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Storage.Blobs;
 
@@ -167,7 +168,7 @@ public sealed class CompressedInputTests(BlobAzuriteFixture azurite) : IClassFix
 
         var report = first.RequireReport();
         Assert.Equal(ExitCodes.InputDamaged, first.ExitCode);
-        Assert.Equal("Failed", report.Outcome);
+        Assert.Equal(ReportOutcome.Failed, report.Outcome);
         Assert.Contains(string.Create(CultureInfo.InvariantCulture, $"'export.csv.gz' cannot be decompressed: its Gzip data end at byte {cut:N0}, the end of the file"), report.Message, StringComparison.Ordinal);
         Assert.True(report.Reconciled);
         Assert.InRange(report.RowsRead, Rows / 3, Rows - 1); // what came before the cut, never taken for the whole input

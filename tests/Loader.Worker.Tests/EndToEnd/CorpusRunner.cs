@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 using CsvHelper;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Xunit.Sdk;
@@ -58,7 +58,7 @@ internal static class CorpusRunner
         Check(report.ExitCode == corpus.ExitCode, () => $"report.exitCode {report.ExitCode}, expected {corpus.ExitCode}", Context);
         if (corpus.Outcome is { } outcome)
         {
-            Check(report.Outcome == outcome, () => $"outcome '{report.Outcome}', expected '{outcome}'", Context);
+            Check(report.Outcome.ToString() == outcome, () => $"outcome '{report.Outcome}', expected '{outcome}'", Context);
         }
 
         var message = report.Message?.ReplaceLineEndings("\n");

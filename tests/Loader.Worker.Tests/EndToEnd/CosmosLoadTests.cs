@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Loader.CosmosStandIn;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;

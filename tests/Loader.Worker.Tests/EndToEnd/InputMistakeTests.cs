@@ -5,8 +5,8 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
-using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;

@@ -2,6 +2,7 @@ using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;

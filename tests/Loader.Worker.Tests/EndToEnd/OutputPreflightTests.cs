@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
+using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Storage.Blobs;
 
@@ -129,7 +130,7 @@ public sealed class OutputPreflightTests(BlobAzuriteFixture azurite) : IClassFix
 
         var report = run.RequireReport();
         Assert.Equal(ExitCodes.OutputFailed, run.ExitCode);
-        Assert.Equal("CheckpointLost", report.Outcome);
+        Assert.Equal(ReportOutcome.CheckpointLost, report.Outcome);
         Assert.StartsWith("no checkpoint could be written for 10 s (", report.Message, StringComparison.Ordinal);
         Assert.True(report.Reconciled);
         Assert.InRange(report.RowsRead, 3_000, 59_999);

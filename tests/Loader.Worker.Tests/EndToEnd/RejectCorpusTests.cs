@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;

@@ -2,7 +2,8 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
+using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;
@@ -92,7 +93,7 @@ public sealed partial class ResumeTests(AzuriteFixture azurite) : IDisposable
         var first = await RunStoppingAsync(settings, stopAfterRows: 6_000);
         var stopped = first.RequireReport();
         Assert.Equal(ExitCodes.Stopped, first.ExitCode);
-        Assert.Equal("Stopped", stopped.Outcome);
+        Assert.Equal(ReportOutcome.Stopped, stopped.Outcome);
         Assert.True(stopped.Reconciled);
         var checkpoint = await CheckpointStore.AtPath(settings["Loader:CheckpointPath"]!).ReadAsync(_cancellation);
         Assert.NotNull(checkpoint);

@@ -10,6 +10,7 @@ using Azure.Storage.Sas;
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Telemetry;
 using Microsoft.Extensions.DependencyInjection;

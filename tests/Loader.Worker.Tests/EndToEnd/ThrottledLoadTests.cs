@@ -1,5 +1,6 @@
 using Loader.ThrottlingSimulator;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
+using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;
@@ -113,7 +114,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
 
         var report = run.RequireReport();
         Assert.Equal(ExitCodes.RowsFailed, run.ExitCode);
-        Assert.Equal("CompletedWithFailures", report.Outcome);
+        Assert.Equal(ReportOutcome.CompletedWithFailures, report.Outcome);
         Assert.Equal((250L, 0L, 250L), (report.RowsRead, report.RowsWritten, report.RowsFailed));
         Assert.True(report.Reconciled);
         var error = Assert.Single(report.Errors);

@@ -1,6 +1,6 @@
 using System.Text.Json;
 using Loader.ThrottlingSimulator;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Hosting;

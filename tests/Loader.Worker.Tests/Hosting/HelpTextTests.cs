@@ -2,6 +2,7 @@ using System.Reflection;
 using System.Text.RegularExpressions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Configuration;

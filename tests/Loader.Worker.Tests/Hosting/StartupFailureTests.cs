@@ -1,5 +1,6 @@
 using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Security;
 using Microsoft.Extensions.Options;
 

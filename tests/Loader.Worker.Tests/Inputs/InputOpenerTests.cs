@@ -1,8 +1,7 @@
 using System.Text;
-using Loader.Worker.Hosting;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
-using Loader.Worker.Pipeline;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Tests.Storage.Blobs;
 using Microsoft.Extensions.Logging.Abstractions;

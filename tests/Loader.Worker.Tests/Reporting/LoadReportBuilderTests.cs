@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Time.Testing;
@@ -23,23 +24,20 @@ public sealed class LoadReportBuilderTests : IDisposable
 
     private static readonly ConcurrencyReport s_concurrency = new("Adaptive", 1, 2.5, 4, 3);
 
-    /// <summary>Exit codes as a host might number them: the builder records the host's, it has none of its own.</summary>
-    private static int HostExitCode(LoadOutcomeKind outcome) => 100 + (int)outcome;
-
     [Fact]
-    public void The_report_says_the_outcome_by_its_name_with_its_message_and_the_hosts_exit_code()
+    public void The_report_says_the_outcome_by_its_name_with_its_message_and_exit_code()
     {
-        var builder = new LoadReportBuilder(_settings, "Tables", _statistics, _time, HostExitCode);
+        var builder = new LoadReportBuilder(_settings, "Tables", _statistics, _time);
         var started = _time.GetUtcNow();
         _statistics.Start();
         _statistics.RowsRead(3);
         _statistics.BatchWritten(3);
         _time.Advance(TimeSpan.FromSeconds(2));
 
-        var report = builder.Build(new LoadOutcome(LoadOutcomeKind.Unavailable, "Tables: no answer"), new LoadRunFacts(started) { LinesRead = 4, InputBytes = 40 }, s_concurrency, 3, null);
+        var report = builder.Build(new LoadOutcome(LoadOutcomeKind.Unavailable, "Tables: no answer").Reported, new LoadRunFacts(started) { LinesRead = 4, InputBytes = 40 }, s_concurrency, 3, null);
 
-        Assert.Equal("Failed", report.Outcome);
-        Assert.Equal(100 + (int)LoadOutcomeKind.Unavailable, report.ExitCode);
+        Assert.Equal(ReportOutcome.Failed, report.Outcome);
+        Assert.Equal(ExitCodes.Unavailable, report.ExitCode);
         Assert.Equal("Tables: no answer", report.Message);
         Assert.False(report.Completed);
         Assert.Equal("table 'flights'", report.Target);
@@ -57,10 +55,10 @@ public sealed class LoadReportBuilderTests : IDisposable
     [Fact]
     public void A_completed_key_shard_reports_its_shard_and_the_rows_of_other_shards_and_reads_back_as_completed()
     {
-        var builder = new LoadReportBuilder(_settings, "Tables", _statistics, _time, HostExitCode, shard: "s0002", keyShard: true);
+        var builder = new LoadReportBuilder(_settings, "Tables", _statistics, _time, shard: "s0002", keyShard: true);
         _statistics.RowsOfOtherShards(7);
 
-        var report = builder.Build(LoadOutcome.Completed, new LoadRunFacts(_time.GetUtcNow()) { ResumedAtRecord = 5 }, s_concurrency, 3, 250.04);
+        var report = builder.Build(LoadOutcome.Completed.Reported, new LoadRunFacts(_time.GetUtcNow()) { ResumedAtRecord = 5 }, s_concurrency, 3, 250.04);
         var json = JsonSerializer.Serialize(report, ReportWriter.JsonOptions);
         var read = JsonSerializer.Deserialize<LoadReport>(json, ReportWriter.JsonOptions)!;
 

@@ -1,7 +1,7 @@
 using System.IO.Compression;
 using System.Text;
 using System.Text.Json;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 

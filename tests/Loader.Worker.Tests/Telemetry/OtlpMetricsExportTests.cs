@@ -1,5 +1,5 @@
 using System.Text;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Telemetry;

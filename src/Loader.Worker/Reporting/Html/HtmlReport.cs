@@ -31,7 +31,7 @@ internal static class HtmlReport
         html.Append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">");
         html.Append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
         html.Append(s_invariant, $"<meta name=\"generator\" content=\"bulk loader {E(LoaderVersion.Informational)}\">");
-        html.Append(s_invariant, $"<title>{verb} {E(report.Outcome)}: {E(report.Input)} → {E(report.Backend)} {E(report.Target)}</title>");
+        html.Append(s_invariant, $"<title>{verb} {E(report.Outcome.ToString())}: {E(report.Input)} → {E(report.Backend)} {E(report.Target)}</title>");
         html.Append("<style>").Append(Styles).Append("</style></head><body>");
 
         Header(html, report, verb);
@@ -49,7 +49,7 @@ internal static class HtmlReport
     private static void Header(StringBuilder html, LoadReport report, string verb)
     {
         var tone = report.Completed ? "ok" : "bad";
-        html.Append(s_invariant, $"<header><h1>{verb} <span class=\"outcome {tone}\" id=\"outcome\">{E(report.Outcome)}</span> <span class=\"exit\" id=\"exit-code\">exit code {report.ExitCode}</span></h1>");
+        html.Append(s_invariant, $"<header><h1>{verb} <span class=\"outcome {tone}\" id=\"outcome\">{E(report.Outcome.ToString())}</span> <span class=\"exit\" id=\"exit-code\">exit code {report.ExitCode}</span></h1>");
         html.Append(s_invariant, $"<p class=\"what\">{E(report.Input)}{(report.InputBytes is { } bytes ? $" ({Bytes(bytes)})" : "")} → {E(report.Backend)} {E(report.Target)}</p>");
         if (report.Message is { } message)
         {

@@ -3,8 +3,8 @@ using Azure;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Configuration;
 using Loader.Worker.Inputs;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
-using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 

@@ -1,4 +1,5 @@
 using Loader.Worker.Configuration;
+using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Shards.Status;
 
@@ -111,7 +112,7 @@ internal sealed record ShardLine
 
     public long? ResumedAtRecord { get; init; }
 
-    public string? Outcome { get; init; }
+    public ReportOutcome? Outcome { get; init; }
 
     /// <summary>Why it waits, failed or was poisoned.</summary>
     public string? Message { get; init; }

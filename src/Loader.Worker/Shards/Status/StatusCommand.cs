@@ -1,4 +1,5 @@
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Options;

@@ -1,6 +1,7 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
@@ -19,7 +20,6 @@ internal sealed class ShardRun(
     LoadPipelineFactory pipelines,
     OutputFiles outputs,
     LoaderMetrics metrics,
-    ExitCodeOf exitCodeOf,
     TimeProvider timeProvider)
 {
     /// <summary>
@@ -51,8 +51,8 @@ internal sealed class ShardRun(
                 new LoadOutcome(completed ? LoadOutcomeKind.OutputFailed : result.Outcome.Kind, message),
                 report with
                 {
-                    Outcome = nameof(LoadOutcomeKind.OutputFailed),
-                    ExitCode = completed ? exitCodeOf(LoadOutcomeKind.OutputFailed) : report.ExitCode,
+                    Outcome = ReportOutcome.OutputFailed,
+                    ExitCode = completed ? ExitCodes.Of(LoadOutcomeKind.OutputFailed) : report.ExitCode,
                     Message = message,
                 });
         }

@@ -1,15 +1,15 @@
-using Loader.Worker.Pipeline;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Shards.Work;
 
 /// <summary>How a shard's run ended, as its worker saw it once the run returned or threw.</summary>
 /// <param name="Kind">How the pipeline said it ended; <see cref="LoadOutcomeKind.UnexpectedError"/> when the run threw.</param>
-/// <param name="Outcome">The report's outcome (<see cref="LoadOutcome.FailedName"/> when the run threw).</param>
+/// <param name="Outcome">The report's outcome (<see cref="ReportOutcome.Failed"/> when the run threw).</param>
 /// <param name="ExitCode">The exit code that outcome stands for.</param>
 /// <param name="Message">Why it failed or stopped, when it did.</param>
 /// <param name="Report">The run's report; null when the run threw.</param>
-internal sealed record ShardRunEnd(LoadOutcomeKind Kind, string Outcome, int ExitCode, string? Message, LoadReport? Report = null)
+internal sealed record ShardRunEnd(LoadOutcomeKind Kind, ReportOutcome Outcome, int ExitCode, string? Message, LoadReport? Report = null)
 {
     /// <summary>Whether a stop (SIGTERM) was requested by the time the run ended.</summary>
     public bool StopRequested { get; init; }
@@ -22,5 +22,5 @@ internal sealed record ShardRunEnd(LoadOutcomeKind Kind, string Outcome, int Exi
 
     /// <summary>A run that threw: <paramref name="why"/> describes the exception.</summary>
     public static ShardRunEnd Crashed(int exitCode, string why) =>
-        new(LoadOutcomeKind.UnexpectedError, LoadOutcome.FailedName, exitCode, why);
+        new(LoadOutcomeKind.UnexpectedError, ReportOutcome.Failed, exitCode, why);
 }

@@ -1,6 +1,6 @@
 using System.Globalization;
 using Loader.Worker.Configuration;
-using Loader.Worker.Reporting;
+using Loader.Worker.Outcomes;
 
 namespace Loader.Worker.Shards.Work;
 
@@ -113,7 +113,7 @@ internal static class ShardTransitions
             };
         }
 
-        var reason = end.Message ?? end.Outcome;
+        var reason = end.Message ?? end.Outcome.ToString();
         if (dequeueCount >= shards.MaxDequeues)
         {
             var why = string.Create(CultureInfo.InvariantCulture, $"failed {dequeueCount} times (Loader:Shards:MaxDequeues {shards.MaxDequeues}); the last time: {reason}");

@@ -1,6 +1,7 @@
 using Azure;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
@@ -21,7 +22,6 @@ internal sealed partial class ShardWorker(
     IOptions<LoaderOptions> options,
     ShardedLoadFactory loads,
     ShardRun run,
-    ExitCodeOf exitCodeOf,
     TimeProvider timeProvider,
     ILogger<ShardWorker> logger)
 {
@@ -158,7 +158,7 @@ internal sealed partial class ShardWorker(
         catch (Exception exception)
         {
             crash = exception;
-            end = ShardRunEnd.Crashed(exitCodeOf(LoadOutcomeKind.UnexpectedError), BackendErrors.Describe(exception));
+            end = ShardRunEnd.Crashed(ExitCodes.Of(LoadOutcomeKind.UnexpectedError), BackendErrors.Describe(exception));
         }
 
         return (end with { StopRequested = stopping.IsCancellationRequested, LeaseLost = hold.Lost.IsCancellationRequested }, crash);

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Shards.Work;

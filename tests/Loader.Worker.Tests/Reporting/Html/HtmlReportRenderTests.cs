@@ -82,7 +82,7 @@ public sealed class HtmlReportRenderTests(AzuriteFixture azurite) : IDisposable
         Assert.Equal(report.LatencyHistogram.Count, histogram.GetProperty("bars").GetInt32());
         Assert.Equal(["p50", "p95", "p99"], histogram.GetProperty("markers").EnumerateArray().Select(marker => marker.GetString()));
         var text = rendered.GetProperty("text");
-        Assert.Equal(report.Outcome, text.GetProperty("outcome").GetString());
+        Assert.Equal(report.Outcome.ToString(), text.GetProperty("outcome").GetString());
         Assert.Equal($"exit code {report.ExitCode}", text.GetProperty("exitCode").GetString());
         Assert.EndsWith(": reconciled", text.GetProperty("reconciliation").GetString(), StringComparison.Ordinal);
         Assert.Equal(report.RejectReasons.Count, text.GetProperty("rejectReasons").GetInt32());

@@ -17,7 +17,7 @@ public sealed partial class HtmlReportTests
         DryRun = false,
         Input = "flights.csv",
         Target = "table 'flights'",
-        Outcome = "CompletedWithFailures",
+        Outcome = ReportOutcome.CompletedWithFailures,
         ExitCode = 1,
         Message = "3 rows could not be written",
         StartedAt = new DateTimeOffset(2026, 11, 23, 10, 0, 0, TimeSpan.Zero),

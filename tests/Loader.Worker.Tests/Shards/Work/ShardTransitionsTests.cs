@@ -1,7 +1,7 @@
 using Azure;
 using Loader.Worker.Configuration;
 using Loader.Worker.Inputs;
-using Loader.Worker.Pipeline;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Shards;
 using Loader.Worker.Shards.Work;
@@ -41,7 +41,7 @@ public sealed class ShardTransitionsTests
         StartedAt = s_earlier,
         FinishedAt = s_earlier.AddMinutes(1),
         UpdatedAt = s_earlier.AddMinutes(1),
-        Outcome = "Failed",
+        Outcome = ReportOutcome.Failed,
         ExitCode = 3,
         Message = "an earlier failure",
     };
@@ -226,7 +226,7 @@ public sealed class ShardTransitionsTests
     private static ShardState Running() => State(ShardStatus.Running) with { Attempts = 2, Worker = Worker, StartedAt = s_earlier, FinishedAt = null, Outcome = null, ExitCode = null, Message = null };
 
     private static ShardRunEnd Ended(LoadOutcomeKind kind, string outcome, int exitCode, string? message, bool stopRequested = false, bool leaseLost = false) =>
-        ShardRunEnd.Of(new LoadResult(new LoadOutcome(kind, message), HtmlReportTests.Report() with { Outcome = outcome, ExitCode = exitCode, Message = message }))
+        ShardRunEnd.Of(new LoadResult(new LoadOutcome(kind, message), HtmlReportTests.Report() with { Outcome = Enum.Parse<ReportOutcome>(outcome), ExitCode = exitCode, Message = message }))
             with { StopRequested = stopRequested, LeaseLost = leaseLost };
 
     [Theory]
@@ -240,7 +240,7 @@ public sealed class ShardTransitionsTests
 
         AssertEnds(decision, ShardStep.Done, ShardResultKind.Done, MessageAction.Delete, releaseLease: true);
         Assert.Same(end.Report, decision.Result.Report);
-        Assert.Equal(Running() with { Status = ShardStatus.Done, FinishedAt = s_now, UpdatedAt = s_now, Outcome = "Completed", ExitCode = 0, Message = null }, decision.Record);
+        Assert.Equal(Running() with { Status = ShardStatus.Done, FinishedAt = s_now, UpdatedAt = s_now, Outcome = ReportOutcome.Completed, ExitCode = 0, Message = null }, decision.Record);
     }
 
     [Fact]
@@ -259,7 +259,7 @@ public sealed class ShardTransitionsTests
         var decision = ShardTransitions.OnRunEnded(Running(), Ended(LoadOutcomeKind.Stopped, "Stopped", 5, "stopped on request", stopRequested: true), dequeueCount, s_shards, s_now);
 
         AssertEnds(decision, ShardStep.GivenBack, ShardResultKind.Stopped, MessageAction.GiveBack, releaseLease: true);
-        Assert.Equal(Running() with { Status = ShardStatus.Queued, UpdatedAt = s_now, Outcome = "Stopped", ExitCode = 5, Message = "stopped by its worker; resumes from its checkpoint" }, decision.Record);
+        Assert.Equal(Running() with { Status = ShardStatus.Queued, UpdatedAt = s_now, Outcome = ReportOutcome.Stopped, ExitCode = 5, Message = "stopped by its worker; resumes from its checkpoint" }, decision.Record);
     }
 
     [Fact]
@@ -272,7 +272,7 @@ public sealed class ShardTransitionsTests
         AssertEnds(decision, ShardStep.FailedWillRetry, ShardResultKind.Failed, MessageAction.ShowAfter, releaseLease: true);
         Assert.Equal(s_shards.RetryDelay, decision.Delay);
         Assert.Same(end.Report, decision.Result.Report);
-        Assert.Equal(Running() with { Status = ShardStatus.Failed, FinishedAt = s_now, UpdatedAt = s_now, Outcome = "Failed", ExitCode = 3, Message = "Tables: no answer" }, decision.Record);
+        Assert.Equal(Running() with { Status = ShardStatus.Failed, FinishedAt = s_now, UpdatedAt = s_now, Outcome = ReportOutcome.Failed, ExitCode = 3, Message = "Tables: no answer" }, decision.Record);
     }
 
     [Fact]
@@ -291,7 +291,7 @@ public sealed class ShardTransitionsTests
 
         AssertEnds(decision, ShardStep.FailedWillRetry, ShardResultKind.Failed, MessageAction.ShowAfter, releaseLease: true);
         Assert.Null(decision.Result.Report);
-        Assert.Equal((LoadOutcome.FailedName, 10, "InvalidOperationException: boom"), (decision.Record!.Outcome, decision.Record.ExitCode, decision.Record.Message));
+        Assert.Equal((ReportOutcome.Failed, 10, "InvalidOperationException: boom"), (decision.Record!.Outcome, decision.Record.ExitCode, decision.Record.Message));
     }
 
     [Theory]
@@ -308,7 +308,7 @@ public sealed class ShardTransitionsTests
             Status = ShardStatus.Poisoned,
             FinishedAt = s_now,
             UpdatedAt = s_now,
-            Outcome = "Failed",
+            Outcome = ReportOutcome.Failed,
             ExitCode = 4,
             Message = $"failed {dequeueCount} times (Loader:Shards:MaxDequeues 3); the last time: the gzip stream ends early",
         }, decision.Record);

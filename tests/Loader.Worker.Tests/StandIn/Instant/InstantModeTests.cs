@@ -1,6 +1,6 @@
 using System.Net;
 using Loader.CosmosStandIn;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Azure.Cosmos;
 using static Loader.Worker.Tests.StandIn.StandInItems;

@@ -1,12 +1,12 @@
+using Loader.Worker.Backends;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
-using Loader.Worker.Pipeline;
-using Loader.Worker.Reporting;
 
-namespace Loader.Worker.Tests.Pipeline;
+namespace Loader.Worker.Tests.Outcomes;
 
 /// <summary>Each failure a load expects means one outcome; anything else is no load failure and is left to the host.</summary>
 public sealed class LoadFailuresTests

@@ -1,8 +1,7 @@
 using System.Reflection;
-using Loader.Worker.Hosting;
-using Loader.Worker.Reporting;
+using Loader.Worker.Outcomes;
 
-namespace Loader.Worker.Tests.Hosting;
+namespace Loader.Worker.Tests.Outcomes;
 
 /// <summary>The one place outcomes become exit codes: the numbers the README documents and scripts depend on.</summary>
 public sealed class ExitCodeMappingTests

@@ -1,6 +1,4 @@
-using Loader.Worker.Reporting;
-
-namespace Loader.Worker.Hosting;
+namespace Loader.Worker.Outcomes;
 
 /// <summary>The loader's process exit codes; a non-zero code marks a Container Apps job execution failed.</summary>
 internal static class ExitCodes

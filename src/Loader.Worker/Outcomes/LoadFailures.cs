@@ -1,12 +1,12 @@
 using Loader.Abstractions;
+using Loader.Worker.Backends;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outputs;
-using Loader.Worker.Reporting;
 
-namespace Loader.Worker.Pipeline;
+namespace Loader.Worker.Outcomes;
 
 /// <summary>
 /// The exceptions that stop a load before its rows flow, each raised where it happens and saying what happened, and the

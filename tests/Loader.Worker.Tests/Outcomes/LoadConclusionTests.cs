@@ -1,9 +1,9 @@
 using CsvHelper;
 using Loader.Worker.Inputs.Compression;
-using Loader.Worker.Pipeline;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 
-namespace Loader.Worker.Tests.Pipeline;
+namespace Loader.Worker.Tests.Outcomes;
 
 /// <summary>How a run whose stages ended concluded: which cause wins when several hold, and what each outcome says.</summary>
 public sealed class LoadConclusionTests

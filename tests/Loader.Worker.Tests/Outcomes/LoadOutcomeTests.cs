@@ -1,6 +1,6 @@
-using Loader.Worker.Reporting;
+using Loader.Worker.Outcomes;
 
-namespace Loader.Worker.Tests.Reporting;
+namespace Loader.Worker.Tests.Outcomes;
 
 /// <summary>The report's <c>outcome</c> field, which users parse: the names it has always had.</summary>
 public sealed class LoadOutcomeTests
@@ -19,6 +19,6 @@ public sealed class LoadOutcomeTests
     public void Each_outcome_keeps_the_name_the_report_has_always_given_it(string kindName, string name)
     {
         var kind = Enum.Parse<LoadOutcomeKind>(kindName);
-        Assert.Equal(name, new LoadOutcome(kind).Name);
+        Assert.Equal(name, new LoadOutcome(kind).Name.ToString());
     }
 }

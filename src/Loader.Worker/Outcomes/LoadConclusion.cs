@@ -3,7 +3,7 @@ using Loader.Worker.Checkpoints;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Reporting;
 
-namespace Loader.Worker.Pipeline;
+namespace Loader.Worker.Outcomes;
 
 /// <summary>How a run's stages ended: what stopped reading, if anything did.</summary>
 /// <param name="ReachedEnd">Every record of the input was read.</param>
