@@ -2,6 +2,7 @@ using Loader.Abstractions;
 using Loader.Worker.Configuration;
 using Loader.Worker.Estimate;
 using Loader.Worker.Inputs;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
@@ -135,6 +136,7 @@ internal static class LoaderHost
         services.AddSingleton(provider => new BlobClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
         services.AddSingleton<OutputFiles>();
         services.AddSingleton<OutputPreflight>();
+        services.AddSingleton<ReportPublisher>();
         services.AddSingleton<InputOpener>();
         services.AddSingleton<LoadPipelineFactory>();
         services.AddSingleton(provider => provider.GetRequiredService<LoadPipelineFactory>().Create(

@@ -3,6 +3,7 @@ using Azure.Identity;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outcomes;
+using Loader.Worker.Reporting;
 using Loader.Worker.Shards;
 using Loader.Worker.Shards.Plan;
 using Loader.Worker.Shards.Status;

@@ -20,8 +20,8 @@ internal sealed record CheckpointLoss(TimeSpan After, string? LastFailure);
 /// <summary>
 /// The outcome of a load whose stages have ended, from the first of these that holds: a stage failed on a defect, the checkpoint was lost, the input
 /// failed (damaged, unparseable, unreadable), too many rows were rejected, a stop was requested, rows failed; otherwise
-/// it completed. The final checkpoint or rejects that cannot be stored may still turn a completed load into
-/// <see cref="LoadOutcomeKind.OutputFailed"/>.
+/// it completed. An output that cannot be stored may still turn a completed load into
+/// <see cref="LoadOutcomeKind.OutputFailed"/> (<see cref="OutputLost"/>).
 /// </summary>
 internal static class LoadConclusion
 {
@@ -91,6 +91,17 @@ internal static class LoadConclusion
             ? new(LoadOutcomeKind.CompletedWithFailures, string.Create(CultureInfo.InvariantCulture, $"{counts.RowsFailed:N0} rows could not be written"))
             : LoadOutcome.Completed;
     }
+
+    /// <summary>
+    /// An output (the final checkpoint, the rejects, a report) that could not be stored: a load that had otherwise completed
+    /// has not succeeded, however well its rows went, and becomes <see cref="LoadOutcomeKind.OutputFailed"/> with
+    /// <paramref name="message"/>; a load that failed otherwise keeps its outcome. <paramref name="outranks"/> lets this
+    /// loss replace an earlier output failure's message (the JSON report's loss outranks the HTML report's).
+    /// </summary>
+    public static LoadOutcome OutputLost(LoadOutcome outcome, string message, bool outranks = false) =>
+        outcome.Kind == LoadOutcomeKind.Completed || (outranks && outcome.ExitCode == ExitCodes.OutputFailed)
+            ? new LoadOutcome(LoadOutcomeKind.OutputFailed, message)
+            : outcome;
 
     /// <summary>A load that an error nobody expected stopped after <paramref name="rowsRead"/> rows.</summary>
     public static LoadOutcome Unexpected(Exception defect, long rowsRead) =>

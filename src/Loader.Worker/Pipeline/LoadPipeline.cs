@@ -200,11 +200,10 @@ internal sealed partial class LoadPipeline
                 ? await checkpointWriter.WriteAsync(completed: outcome.Kind == LoadOutcomeKind.Completed, CancellationToken.None, DamageOf(readStage, source)).ConfigureAwait(false)
                 : await _parts.Rejects.PublishAsync(rejects).ConfigureAwait(false));
             checkpointWriter?.LogCost(_timeProvider.GetUtcNow() - run.StartedAt);
-            if (!stored && outcome.Kind == LoadOutcomeKind.Completed)
+            if (!stored)
             {
-                // A load that cannot keep its outputs has not succeeded, however well its rows went.
                 var what = checkpointWriter is not null ? $"the final checkpoint could not be written to {OutputFiles.Display(_settings.CheckpointPath)} ({checkpointWriter.LastFailure})" : "the rejects could not be stored";
-                outcome = new LoadOutcome(LoadOutcomeKind.OutputFailed, $"every row was settled, but {what}");
+                outcome = LoadConclusion.OutputLost(outcome, $"every row was settled, but {what}");
             }
         }
 

@@ -2,6 +2,7 @@ using System.Text.Json;
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Estimate;
 using Loader.Worker.Hosting;
+using Loader.Worker.Reporting;
 using Loader.Worker.Security;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;

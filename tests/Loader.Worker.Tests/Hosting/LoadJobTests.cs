@@ -1,5 +1,6 @@
 using Loader.Worker.Hosting;
 using Loader.Worker.Outcomes;
+using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -37,7 +38,7 @@ public sealed class LoadJobTests : IDisposable
             lifetime,
             TimeProvider.System,
             services.GetRequiredService<SummaryOutput>(),
-            services.GetRequiredService<Loader.Worker.Outputs.OutputFiles>(),
+            services.GetRequiredService<ReportPublisher>(),
             services.GetRequiredService<ILogger<LoadJob>>());
         lifetime.Job = job;
 

@@ -1,8 +1,6 @@
 using Loader.Abstractions;
-using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outcomes;
-using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Configuration;
@@ -18,8 +16,8 @@ internal sealed class ShardRun(
     IConfiguration configuration,
     IBackendAdapter backend,
     LoadPipelineFactory pipelines,
-    OutputFiles outputs,
     LoaderMetrics metrics,
+    ReportPublisher publisher,
     TimeProvider timeProvider)
 {
     /// <summary>
@@ -35,29 +33,9 @@ internal sealed class ShardRun(
         using var reading = CancellationTokenSource.CreateLinkedTokenSource(stopReading, abort);
         var pipeline = pipelines.Create(settings, backend, new LoadStatistics(metrics, timeProvider), shard: new ShardScope(manifest, shard));
         var result = await pipeline.RunAsync(reading.Token, cut.Token).ConfigureAwait(false);
-        var report = result.Report;
-        try
-        {
-            await OutputWriteRetry.Create(timeProvider).ExecuteAsync(
-                async token => await ReportWriter.WriteAsync(report, outputs.For(settings.ReportPath)!, token).ConfigureAwait(false),
-                CancellationToken.None).ConfigureAwait(false);
-        }
-        catch (Exception exception) when (OutputWriteRetry.IsOutputFailure(exception))
-        {
-            // Status merges the shards' reports: a shard whose report is lost is not settled, however its rows went.
-            var completed = result.Outcome.Kind == LoadOutcomeKind.Completed;
-            var message = $"the shard's report could not be written to {OutputFiles.Display(settings.ReportPath)}: {BackendErrors.Describe(exception)}";
-            return new LoadResult(
-                new LoadOutcome(completed ? LoadOutcomeKind.OutputFailed : result.Outcome.Kind, message),
-                report with
-                {
-                    Outcome = ReportOutcome.OutputFailed,
-                    ExitCode = completed ? ExitCodes.Of(LoadOutcomeKind.OutputFailed) : report.ExitCode,
-                    Message = message,
-                });
-        }
 
-        return result;
+        // Status merges the shards' reports: a shard whose report is lost is not settled, however its rows went.
+        return await publisher.PublishAsync(result, new ReportTargets(settings.ReportPath)).ConfigureAwait(false);
     }
 
     /// <summary>The load's settings with the shard's outputs in the state folder, bound as the host binds them.</summary>

@@ -1,9 +1,9 @@
 using System.Text.Json;
 using Loader.Worker.Configuration;
-using Loader.Worker.Hosting;
+using Loader.Worker.Reporting;
 using Loader.Worker.Security;
 
-namespace Loader.Worker.Tests.Hosting;
+namespace Loader.Worker.Tests.Reporting;
 
 /// <summary>Standard output's summary and JSON go through the host's redaction, as text and as one JSON log line.</summary>
 public sealed class SummaryOutputTests

@@ -2,7 +2,7 @@ using System.Text.Json;
 using Loader.Worker.Configuration;
 using Loader.Worker.Security;
 
-namespace Loader.Worker.Hosting;
+namespace Loader.Worker.Reporting;
 
 /// <summary>
 /// Where the human summary goes: standard output, or a writer a test captures. Beside JSON logs it is one JSON
