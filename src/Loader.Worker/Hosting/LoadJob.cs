@@ -1,4 +1,3 @@
-using System.Globalization;
 using Loader.Worker.Configuration;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
@@ -32,23 +31,6 @@ internal sealed partial class LoadJob(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var settings = options.Value;
-        if (settings.Check)
-        {
-            try
-            {
-                ExitCode = await CheckAsync(stoppingToken).ConfigureAwait(false);
-            }
-            catch (Exception exception)
-            {
-                // Never the host's "BackgroundService failed" and exit 0: a check that could not run has not passed.
-                LogUnexpected(exception);
-                ExitCode = ExitCodes.InternalError;
-            }
-
-            Environment.ExitCode = ExitCode.Value;
-            lifetime.StopApplication();
-            return;
-        }
 
         // Before the load, not inside it: a load that stops at start still writes its report, and here that is the harm.
         if (OutputLocationCheck.OfLoad(settings) is { Count: > 0 } conflicts)
@@ -92,28 +74,6 @@ internal sealed partial class LoadJob(
         ExitCode = report.ExitCode;
         Environment.ExitCode = report.ExitCode;
         lifetime.StopApplication();
-    }
-
-    /// <summary><c>--check</c>: prints one line per check and exits 0 when all pass; else 10 when a check failed unexpectedly, 2 when a setting cannot be right, 3 otherwise.</summary>
-    private async Task<int> CheckAsync(CancellationToken cancellationToken)
-    {
-        var clock = timeProvider.GetTimestamp();
-        var checks = await pipeline.CheckAsync(cancellationToken).ConfigureAwait(false);
-        var failed = checks.Where(check => !check.Ok).ToList();
-        var text = new System.Text.StringBuilder();
-        foreach (var check in checks)
-        {
-            text.AppendLine(check.ToString());
-        }
-
-        text.Append(failed.Count == 0
-            ? string.Create(CultureInfo.InvariantCulture, $"Ready to load: {checks.Count} checks passed in {timeProvider.GetElapsedTime(clock).TotalSeconds:0.0} s.")
-            : string.Create(CultureInfo.InvariantCulture, $"Not ready: {failed.Count} of {checks.Count} checks failed."));
-        await summaryOutput.WriteAsync(text.ToString(), timeProvider).ConfigureAwait(false);
-        return failed.Count == 0 ? ExitCodes.Success
-            : failed.Any(check => check.Failure == PreflightFailure.Unexpected) ? ExitCodes.InternalError
-            : failed.Any(check => check.Failure == PreflightFailure.InvalidSetting) ? ExitCodes.InvalidConfiguration
-            : ExitCodes.Unavailable;
     }
 
     /// <summary>Outputs at the input's place or at one another's: each said, nothing loaded or written (no report either), exit 2.</summary>

@@ -1,4 +1,5 @@
 using Loader.Abstractions;
+using Loader.Worker.Checks;
 using Loader.Worker.Configuration;
 using Loader.Worker.Estimate;
 using Loader.Worker.Inputs;
@@ -145,6 +146,8 @@ internal static class LoaderHost
             provider.GetRequiredService<LoadStatistics>(),
             provider.GetService<TerminalProgress>()));
         services.AddSingleton<LoadJob>();
+        services.AddSingleton<ReadinessCheck>();
+        services.AddSingleton<CheckJob>();
         services.AddSingleton<LoadEstimator>();
         services.AddSingleton<EstimateJob>();
         AddShardedLoads(services);
@@ -153,6 +156,10 @@ internal static class LoaderHost
         if (command == LoaderCommandKind.Estimate)
         {
             services.AddHostedService(provider => provider.GetRequiredService<EstimateJob>());
+        }
+        else if (CommandOf(configuration) == LoaderCommand.Load && ChecksOnly(configuration))
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<CheckJob>());
         }
         else if (CommandOf(configuration) == LoaderCommand.Load)
         {
@@ -178,6 +185,10 @@ internal static class LoaderHost
         services.AddSingleton<StatusCommand>();
         services.AddSingleton<ShardJob>();
     }
+
+    /// <summary>Whether <c>Loader:Check</c> asks for <c>--check</c>; a value that is no boolean is left to the options binder to refuse, naming it.</summary>
+    private static bool ChecksOnly(IConfiguration configuration) =>
+        bool.TryParse(configuration[$"{LoaderOptions.SectionName}:{nameof(LoaderOptions.Check)}"], out var check) && check;
 
     /// <summary>The command the configuration names; a value that is none is left to the options binder to refuse, naming it.</summary>
     private static LoaderCommand CommandOf(IConfiguration configuration) =>

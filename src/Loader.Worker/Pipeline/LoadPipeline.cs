@@ -80,48 +80,6 @@ internal sealed partial class LoadPipeline
         return new LoadResult(outcome, report);
     }
 
-    /// <summary>
-    /// <c>--check</c>: what a load would need, checked without loading. Every output proven writable; the input opened
-    /// and its header fitted to the settings; the target reached, its credentials accepted, its table or container
-    /// ready, and a probe entity written and deleted. All are checked, whatever fails first.
-    /// </summary>
-    public async Task<IReadOnlyList<PreflightCheck>> CheckAsync(CancellationToken cancellationToken)
-    {
-        var checks = new List<PreflightCheck>(await _parts.Preflight.CheckAsync(_settings, cancellationToken).ConfigureAwait(false));
-        checks.Add(await CheckStepAsync("Loader:Input", OutputFiles.Display(_settings.Input) ?? "", async () =>
-        {
-            var source = await _parts.Input.FindAsync(cancellationToken).ConfigureAwait(false);
-            await using var input = _parts.Input.Open(source);
-            using var reader = _parts.Input.OpenReader(input);
-            _parts.Input.Fit(reader.Header);
-            return $"readable; its header of {reader.Header.Count} columns fits the key templates and column types";
-        }).ConfigureAwait(false));
-
-        var target = $"{_backend.Name} {LoadReportBuilder.TargetOf(_settings)}";
-        checks.Add(_settings.DryRun
-            ? PreflightCheck.Passed("Loader:Backend", target, "not checked: a dry run connects to nothing")
-            : await CheckStepAsync("Loader:Backend", target, () => _parts.Target.CheckAsync(cancellationToken)).ConfigureAwait(false));
-        return checks;
-    }
-
-    private static async Task<PreflightCheck> CheckStepAsync(string setting, string location, Func<Task<string>> step)
-    {
-        try
-        {
-            return PreflightCheck.Passed(setting, location, await step().ConfigureAwait(false));
-        }
-        catch (Exception exception) when (LoadFailures.KindOf(exception) is { } kind)
-        {
-            var failure = kind == LoadOutcomeKind.InvalidConfiguration ? PreflightFailure.InvalidSetting : PreflightFailure.Refused;
-            return PreflightCheck.Failed(setting, location, exception.Message, failure);
-        }
-        catch (Exception exception) when (exception is not OperationCanceledException)
-        {
-            // A check that fails in a way no check foresaw has still failed: it is listed with the others, never passed over.
-            return PreflightCheck.Failed(setting, location, $"unexpected error: {exception.GetBaseException().Message}", PreflightFailure.Unexpected);
-        }
-    }
-
     private async Task<LoadOutcome> RunStagesAsync(DispatchControls controls, LoadRunFacts run, long? recordLimit, CancellationToken stopReading, CancellationToken abort)
     {
         await _parts.Preflight.EnsureWritableAsync(_settings, abort).ConfigureAwait(false);

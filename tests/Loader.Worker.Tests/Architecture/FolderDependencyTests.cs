@@ -20,7 +20,7 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
     [
         [FolderGraph.Root],
         ["Hosting"],
-        ["Shards", "Estimate"],
+        ["Shards", "Estimate", "Checks"],
         ["Pipeline"],
         ["Outcomes", "Dispatch"],
         ["Checkpoints", "Rejects", "Telemetry"],
