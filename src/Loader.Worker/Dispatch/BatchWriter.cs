@@ -37,7 +37,7 @@ internal sealed partial class BatchWriter(
     TimeProvider timeProvider,
     ILogger<BatchWriter> logger)
 {
-    public const string StoppedError = "the load was stopped before these rows were written";
+    private const string StoppedError = "the load was stopped before these rows were written";
 
     private readonly IStoredEntityComparison? _comparison = adapter as IStoredEntityComparison;
 
@@ -57,7 +57,9 @@ internal sealed partial class BatchWriter(
             }
             catch (OperationCanceledException) when (abort.IsCancellationRequested)
             {
-                outcome = new BatchOutcome { Status = BatchStatus.Failed, Error = StoppedError };
+                // Counted failed, but not logged: the stop itself is logged once, not per batch.
+                statistics.RowsFailed(work.RemainingRows, StoppedError);
+                return;
             }
 
             if (outcome.Status is BatchStatus.Written or BatchStatus.OperationsRejected)
@@ -276,11 +278,6 @@ internal sealed partial class BatchWriter(
         var batch = work.Current;
         var error = outcome.Error ?? outcome.Status.ToString();
         statistics.RowsFailed(work.RemainingRows, error);
-        if (ReferenceEquals(error, StoppedError))
-        {
-            return; // the stop itself is logged once, not per batch
-        }
-
         LogBatchFailed(batch.Entities.Count, PartitionKeyLevels.Display(batch.PartitionKey), batch.Entities[0].Origin.Line, error);
     }
 

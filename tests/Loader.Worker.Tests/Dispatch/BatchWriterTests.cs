@@ -10,6 +10,7 @@ using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Loader.Worker.Security;
 
@@ -39,8 +40,8 @@ public sealed class BatchWriterTests : IDisposable
         _meters.Dispose();
     }
 
-    private BatchWriter Writer(IBackendAdapter adapter) => new(
-        adapter, new BatchResilience(_retry, _statistics, TimeProvider.System), _controls, _statistics, _rejects, _watermark, null, TimeProvider.System, NullLogger<BatchWriter>.Instance);
+    private BatchWriter Writer(IBackendAdapter adapter, ILogger<BatchWriter>? logger = null) => new(
+        adapter, new BatchResilience(_retry, _statistics, TimeProvider.System), _controls, _statistics, _rejects, _watermark, null, TimeProvider.System, logger ?? NullLogger<BatchWriter>.Instance);
 
     private static ReadyBatch Batch(int rows)
     {
@@ -203,17 +204,21 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
-    public async Task After_an_abort_a_batch_is_not_sent_and_its_rows_count_failed()
+    public async Task After_an_abort_a_batch_is_not_sent_and_its_rows_count_failed_for_the_stop_without_a_log_line_per_batch()
     {
         var adapter = new ScriptedAdapter(ScriptedAdapter.Written);
         using var abort = new CancellationTokenSource();
         await abort.CancelAsync();
+        var logs = new CapturingLoggerProvider();
+        using var loggers = LoggerFactory.Create(logging => logging.AddProvider(logs));
 
-        await Writer(adapter).WriteAsync(PendingBatch(4), abort.Token);
+        await Writer(adapter, loggers.CreateLogger<BatchWriter>()).WriteAsync(PendingBatch(4), abort.Token);
 
         Assert.Empty(adapter.Sent);
         var counts = _statistics.Snapshot();
         Assert.Equal((0, 4, 0), (counts.RowsWritten, counts.RowsFailed, counts.Requests));
         Assert.Equal(0, _watermark.HighestSent); // never sent: a resumed Insert load treats a conflict on these rows as a reject
+        Assert.Equal([new ErrorCount("the load was stopped before these rows were written", 4)], _statistics.Errors());
+        Assert.Empty(logs.AllText);
     }
 }
