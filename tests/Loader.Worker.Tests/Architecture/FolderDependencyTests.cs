@@ -3,9 +3,10 @@ using Loader.Worker.Tests.Infrastructure;
 namespace Loader.Worker.Tests.Architecture;
 
 /// <summary>
-/// Data and calls go one way between the folders of the loader: Hosting -> Pipeline, Shards, Estimate -> the stages ->
-/// Configuration -> the adapters and leaf capabilities. A folder that uses one above it ties the two together: neither
-/// can be read, changed or tested alone. The graph these tests print is the one the closing note of #16 shows.
+/// Data and calls go one way between the folders of the loader: Hosting -> Shards, Estimate, Checks -> Pipeline ->
+/// Outcomes and the stages -> Configuration -> the adapters and leaf capabilities. A folder that uses one above it ties
+/// the two together: neither can be read, changed or tested alone. The graph these tests print is the one the closing
+/// note of #16 shows.
 /// </summary>
 public sealed class FolderDependencyTests(ITestOutputHelper output)
 {
