@@ -321,7 +321,7 @@ public sealed class ShardTransitionsTests
     public void A_run_whose_lease_was_lost_leaves_state_message_and_lease_to_the_worker_that_has_the_shard(string kindName, bool stopRequested)
     {
         var kind = Enum.Parse<LoadOutcomeKind>(kindName);
-        var decision = ShardTransitions.OnRunEnded(Running(), Ended(kind, kind.ToString(), 0, null, stopRequested, leaseLost: true), 3, s_shards, s_now);
+        var decision = ShardTransitions.OnRunEnded(Running(), Ended(kind, new LoadOutcome(kind).Name.ToString(), 0, null, stopRequested, leaseLost: true), 3, s_shards, s_now);
 
         AssertEnds(decision, ShardStep.LeaseLost, ShardResultKind.TakenOver, MessageAction.Keep, releaseLease: false);
         Assert.Null(decision.Record);
