@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Azure.Cosmos;
 
