@@ -11,4 +11,10 @@ public enum WriteMode
 
     /// <summary>Insert only: an existing entity with the same keys is a conflict for that row.</summary>
     Insert,
+
+    /// <summary>Update only: replace an existing entity entirely; a missing one is a reject (404, not found).</summary>
+    Replace,
+
+    /// <summary>Delete the entity with the row's keys (the other columns are ignored); a missing one is counted already absent.</summary>
+    Delete,
 }

@@ -106,6 +106,61 @@ public abstract class AdapterContractTests
     }
 
     [Fact]
+    public async Task Delete_removes_the_stored_entities_whatever_the_row_carries_besides_its_keys()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity(adapter, "p", "a", EntityProperty.FromString("v", "1")), Entity(adapter, "p", "b", EntityProperty.FromString("v", "2")), Entity(adapter, "p", "kept", EntityProperty.FromString("v", "3"))), Cancellation);
+
+        var outcome = await adapter.WriteBatchAsync(Batch(WriteMode.Delete, Entity(adapter, "p", "a"), Entity(adapter, "p", "b", EntityProperty.FromString("v", "ignored"))), Cancellation);
+
+        Assert.Equal(BatchStatus.Written, outcome.Status);
+        Assert.Null(await ReadBackAsync(adapter, "p", "a"));
+        Assert.Null(await ReadBackAsync(adapter, "p", "b"));
+        Assert.Equal("3", (await ReadBackAsync(adapter, "p", "kept"))?["v"]);
+    }
+
+    [Fact]
+    public async Task Delete_of_a_missing_entity_is_a_404_for_that_row_only_and_the_rest_goes_again()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity(adapter, "p", "a", EntityProperty.FromString("v", "1")), Entity(adapter, "p", "c", EntityProperty.FromString("v", "3"))), Cancellation);
+        var rows = new[] { Entity(adapter, "p", "a"), Entity(adapter, "p", "missing"), Entity(adapter, "p", "c") };
+
+        var outcome = await adapter.WriteBatchAsync(Batch(WriteMode.Delete, rows), Cancellation);
+
+        Assert.Equal(BatchStatus.OperationsRejected, outcome.Status);
+        var failure = Assert.Single(outcome.OperationFailures);
+        Assert.Equal((1, 404), (failure.Index, failure.StatusCode));
+        var again = rows.Where((_, i) => i != 1 && !outcome.AppliedOperations.Contains(i)).ToArray();
+        if (again.Length > 0)
+        {
+            Assert.Equal(BatchStatus.Written, (await adapter.WriteBatchAsync(Batch(WriteMode.Delete, again), Cancellation)).Status);
+        }
+
+        Assert.Null(await ReadBackAsync(adapter, "p", "a"));
+        Assert.Null(await ReadBackAsync(adapter, "p", "c"));
+    }
+
+    [Fact]
+    public async Task Replace_swaps_the_stored_entity_for_the_row_and_a_missing_one_is_a_404_for_that_row_only()
+    {
+        await using var adapter = await CreateAdapterAsync();
+        await adapter.WriteBatchAsync(Batch(WriteMode.Upsert, Entity(adapter, "p", "k", EntityProperty.FromString("a", "a1"), EntityProperty.FromString("b", "b1"))), Cancellation);
+
+        var missing = await adapter.WriteBatchAsync(Batch(WriteMode.Replace, Entity(adapter, "p", "k", EntityProperty.FromString("b", "b2")), Entity(adapter, "p", "missing", EntityProperty.FromString("b", "x"))), Cancellation);
+        var replaced = await adapter.WriteBatchAsync(Batch(WriteMode.Replace, Entity(adapter, "p", "k", EntityProperty.FromString("b", "b2"))), Cancellation);
+
+        Assert.Equal(BatchStatus.OperationsRejected, missing.Status);
+        var failure = Assert.Single(missing.OperationFailures);
+        Assert.Equal((1, 404), (failure.Index, failure.StatusCode));
+        Assert.Null(await ReadBackAsync(adapter, "p", "missing"));
+        Assert.Equal(BatchStatus.Written, replaced.Status);
+        var stored = await ReadBackAsync(adapter, "p", "k");
+        Assert.Equal("b2", stored?["b"]);
+        Assert.False(stored!.ContainsKey("a"), "Replace keeps none of the stored properties the row does not carry");
+    }
+
+    [Fact]
     public async Task An_oversize_entity_is_rejected_with_a_reason_before_it_is_sent()
     {
         await using var adapter = await CreateAdapterAsync();

@@ -43,6 +43,7 @@ internal sealed class CosmosBulkWriter(Container container, TimeProvider timePro
             CosmosOperationKind.Create => container.CreateItemStreamAsync(operation.Body, partitionKey, options, cancellationToken),
             CosmosOperationKind.Upsert => container.UpsertItemStreamAsync(operation.Body, partitionKey, options, cancellationToken),
             CosmosOperationKind.Replace => container.ReplaceItemStreamAsync(operation.Body, operation.Id, partitionKey, options, cancellationToken),
+            CosmosOperationKind.Delete => container.DeleteItemStreamAsync(operation.Id, partitionKey, options, cancellationToken),
             _ => throw new UnreachableException($"operation kind {operation.Kind}"),
         }).ConfigureAwait(false);
     }

@@ -11,6 +11,9 @@ internal enum CosmosOperationKind
 
     /// <summary>Replace the stored item, under its ETag when one is given (412 when it changed since it was read).</summary>
     Replace,
+
+    /// <summary>Delete the item; a missing one is the service's 404. Its body is empty.</summary>
+    Delete,
 }
 
 /// <summary>One item operation of a batch, as <see cref="CosmosOperationBuilder"/> made it from a row: its body is disposed with it.</summary>

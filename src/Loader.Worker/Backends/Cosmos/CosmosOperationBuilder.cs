@@ -5,8 +5,9 @@ namespace Loader.Worker.Backends.Cosmos;
 /// <summary>
 /// Turns a row into the operation its write mode asks for, the same for both writers. Upsert upserts and Insert
 /// creates. Merge reads the batch's stored items first (<see cref="CosmosStoredItems"/>), lays the row's properties
-/// over each and replaces it under its ETag, or creates the item when missing. Patch was not chosen for Merge: it
-/// allows at most 10 operations per item and cannot create a missing item.
+/// over each and replaces it under its ETag, or creates the item when missing. Replace replaces the item whatever
+/// its ETag (a missing one is the service's 404, a reject), and Delete deletes it by its id (a missing one is a 404
+/// the pipeline counts as already absent).
 /// </summary>
 internal sealed class CosmosOperationBuilder(CosmosItemJson json)
 {
@@ -23,6 +24,12 @@ internal sealed class CosmosOperationBuilder(CosmosItemJson json)
             return new CosmosOperation(CosmosOperationKind.Replace, entity.RowKey, json.Merge(entity, item.Body), item.ETag);
         }
 
-        return new CosmosOperation(mode == WriteMode.Upsert ? CosmosOperationKind.Upsert : CosmosOperationKind.Create, entity.RowKey, json.Serialize(entity), null);
+        return mode switch
+        {
+            WriteMode.Delete => new CosmosOperation(CosmosOperationKind.Delete, entity.RowKey, Stream.Null, null),
+            WriteMode.Replace => new CosmosOperation(CosmosOperationKind.Replace, entity.RowKey, json.Serialize(entity), null),
+            WriteMode.Upsert => new CosmosOperation(CosmosOperationKind.Upsert, entity.RowKey, json.Serialize(entity), null),
+            _ => new CosmosOperation(CosmosOperationKind.Create, entity.RowKey, json.Serialize(entity), null),
+        };
     }
 }

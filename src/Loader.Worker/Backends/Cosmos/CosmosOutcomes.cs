@@ -200,6 +200,7 @@ internal static class CosmosOutcomes
 
     private static string OperationMessage(int status, string? batchMessage) => status switch
     {
+        404 => "no item with this id is stored in the partition",
         409 => "an item with this id already exists in the partition",
         413 => "the item is larger than Cosmos DB allows",
         _ => FirstLine(batchMessage) is { Length: > 0 } text ? text : $"status {status}",

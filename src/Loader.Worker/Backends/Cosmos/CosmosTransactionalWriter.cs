@@ -20,6 +20,7 @@ internal sealed class CosmosTransactionalWriter(Container container, TimeProvide
                 CosmosOperationKind.Create => transaction.CreateItemStream(operation.Body, options),
                 CosmosOperationKind.Upsert => transaction.UpsertItemStream(operation.Body, options),
                 CosmosOperationKind.Replace => transaction.ReplaceItemStream(operation.Id, operation.Body, options),
+                CosmosOperationKind.Delete => transaction.DeleteItem(operation.Id, options),
                 _ => throw new UnreachableException($"operation kind {operation.Kind}"),
             };
         }

@@ -1,3 +1,4 @@
+using Azure;
 using Azure.Data.Tables;
 using Loader.Abstractions;
 
@@ -15,17 +16,28 @@ internal static class TableEntities
             WriteMode.Upsert => TableTransactionActionType.UpsertReplace,
             WriteMode.Merge => TableTransactionActionType.UpsertMerge,
             WriteMode.Insert => TableTransactionActionType.Add,
+            WriteMode.Replace => TableTransactionActionType.UpdateReplace,
+            WriteMode.Delete => TableTransactionActionType.Delete,
             _ => throw new ArgumentOutOfRangeException(nameof(batch), batch.Mode, "unknown write mode"),
         };
 
         var actions = new List<TableTransactionAction>(batch.Entities.Count);
         foreach (var entity in batch.Entities)
         {
-            actions.Add(new TableTransactionAction(type, ToTableEntity(entity)));
+            actions.Add(type == TableTransactionActionType.Add || type == TableTransactionActionType.UpsertReplace || type == TableTransactionActionType.UpsertMerge
+                ? new TableTransactionAction(type, ToTableEntity(entity))
+                : new TableTransactionAction(type, Conditional(type, entity), ETag.All));
         }
 
         return actions;
     }
+
+    /// <summary>
+    /// Replace and Delete go with If-Match * (<see cref="ETag.All"/>): they apply to whatever is stored under the keys, and a
+    /// missing entity is the service's 404. A delete needs only the keys.
+    /// </summary>
+    private static TableEntity Conditional(TableTransactionActionType type, LoadEntity entity) =>
+        type == TableTransactionActionType.Delete ? new TableEntity(entity.PartitionKey, entity.RowKey) : ToTableEntity(entity);
 
     public static TableEntity ToTableEntity(LoadEntity entity)
     {
