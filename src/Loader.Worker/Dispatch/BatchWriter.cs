@@ -15,7 +15,8 @@ namespace Loader.Worker.Dispatch;
 /// <summary>
 /// Takes one batch to its end: every row written, rejected with the service's reason, or failed with the last
 /// error once the retry budget is spent. A row the service refuses is taken out and the others are sent again,
-/// so one bad row never fails its batch; rows a non-atomic write already landed are never sent twice.
+/// so one bad row never fails its batch; rows a non-atomic write already landed are never sent twice. Under Delete, a
+/// row refused as not found (404) is taken out the same way and counted already absent.
 /// </summary>
 /// <remarks>
 /// A batch settled in full settles its records in the <see cref="RecordWatermark"/>; one with failed rows keeps them
@@ -135,6 +136,12 @@ internal sealed partial class BatchWriter(
 
         foreach (var (entity, failure) in settled.Refused)
         {
+            if (failure.StatusCode == 404 && work.Current.Mode == WriteMode.Delete)
+            {
+                statistics.RowsAlreadyAbsent(1); // nothing stored under its keys: what a delete leaves, not a reject
+                continue;
+            }
+
             var ownWrite = failure.StatusCode == 409 && work.Current.Mode == WriteMode.Insert && (resume is { Resumed: true } || work.MayHaveLanded);
             if (ownWrite && _comparison is not null)
             {

@@ -63,6 +63,10 @@ internal sealed partial class LoadEstimator(
     {
         { DryRun: true } => "none: a dry run writes nothing (Loader:DryRun)",
         { Estimate.SampleRows: <= 0 } => "none: --sample 0",
+        { WriteMode: Abstractions.WriteMode.Delete } =>
+            "none: under WriteMode Delete the sample would delete the stored entities of its rows; measure with --Loader:WriteMode=Upsert into a scratch table or container",
+        { WriteMode: Abstractions.WriteMode.Replace } =>
+            "none: under WriteMode Replace the sample's rows would be rejects wherever nothing is stored yet; measure with --Loader:WriteMode=Upsert into a scratch table or container",
         { WriteMode: Abstractions.WriteMode.Insert } =>
             "none: under WriteMode Insert the sample's rows would be conflicts when the load runs; measure with --Loader:WriteMode=Upsert into a scratch table or container",
         _ => null,

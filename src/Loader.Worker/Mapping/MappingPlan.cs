@@ -53,13 +53,20 @@ internal sealed class MappingPlan
     }
 
     /// <summary>Binds templates and column types to a header; throws <see cref="CsvHeaderException"/> naming the column or setting at fault.</summary>
+    /// <param name="header">The input's column names.</param>
+    /// <param name="partitionKey">The partition key template.</param>
+    /// <param name="rowKey">The row key template.</param>
+    /// <param name="columnTypes">Loader:Columns.</param>
+    /// <param name="backend">The store's naming rules and system properties.</param>
+    /// <param name="keysOnly">Only the keys are written (WriteMode Delete): the other columns are neither typed nor checked, and no property is made of them.</param>
     public static MappingPlan Create(
         IReadOnlyList<string> header,
         KeyTemplate partitionKey,
         KeyTemplate rowKey,
         IReadOnlyDictionary<string, ColumnType> columnTypes,
-        IBackendAdapter backend) =>
-        Create(header, [partitionKey], [], rowKey, columnTypes, backend);
+        IBackendAdapter backend,
+        bool keysOnly = false) =>
+        Create(header, [partitionKey], [], rowKey, columnTypes, backend, keysOnly);
 
     /// <summary>
     /// Binds templates and column types to a header, with a template per level of a hierarchical partition key and the path
@@ -71,7 +78,8 @@ internal sealed class MappingPlan
         IReadOnlyList<string> levelPaths,
         KeyTemplate rowKey,
         IReadOnlyDictionary<string, ColumnType> columnTypes,
-        IBackendAdapter backend)
+        IBackendAdapter backend,
+        bool keysOnly = false)
     {
         var problems = new List<string>();
         var index = new Dictionary<string, int>(StringComparer.Ordinal);
@@ -90,7 +98,8 @@ internal sealed class MappingPlan
 
         var systemNames = backend.Limits.SystemPropertyNames;
         var columns = new List<WrittenColumn>();
-        foreach (var (name, i) in index)
+        IEnumerable<KeyValuePair<string, int>> candidates = keysOnly ? [] : index;
+        foreach (var (name, i) in candidates)
         {
             if (systemNames.Contains(name))
             {

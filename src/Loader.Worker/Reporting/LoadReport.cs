@@ -2,7 +2,7 @@ using System.Text.Json.Serialization;
 
 namespace Loader.Worker.Reporting;
 
-/// <summary>The JSON report of one load. Counts reconcile: <c>rowsRead = rowsWritten + rowsRejected + rowsSuperseded + rowsFailed + rowsAlreadyWritten</c>.</summary>
+/// <summary>The JSON report of one load. Counts reconcile: <c>rowsRead = rowsWritten + rowsRejected + rowsSuperseded + rowsFailed + rowsAlreadyWritten + rowsAlreadyAbsent</c> (under WriteMode Delete, written rows are deleted ones).</summary>
 internal sealed record LoadReport
 {
     public required string Backend { get; init; }
@@ -46,6 +46,9 @@ internal sealed record LoadReport
 
     /// <summary>Rows a resumed Insert load met again and found stored by the run before it (a conflict that is not a reject).</summary>
     public required long RowsAlreadyWritten { get; init; }
+
+    /// <summary>Rows of a Delete load whose entity the store did not hold: nothing to delete (a 404 that is not a reject).</summary>
+    public long RowsAlreadyAbsent { get; init; }
 
     /// <summary>The shard of a sharded load this report is of; null for a load of the whole input.</summary>
     public string? Shard { get; init; }

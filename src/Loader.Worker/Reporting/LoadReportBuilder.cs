@@ -47,6 +47,7 @@ internal sealed class LoadReportBuilder(
             RowsFailed = counts.RowsFailed,
             RowsSkipped = counts.RowsSkipped,
             RowsAlreadyWritten = counts.RowsAlreadyWritten,
+            RowsAlreadyAbsent = counts.RowsAlreadyAbsent,
             Shard = shard,
             RowsOfOtherShards = keyShard ? counts.RowsOfOtherShards : null,
             ResumedAtRecord = run.ResumedAtRecord,

@@ -20,6 +20,7 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
     private long _rowsFailed;
     private long _rowsSkipped;
     private long _rowsAlreadyWritten;
+    private long _rowsAlreadyAbsent;
     private long _rowsOfOtherShards;
     private long _linesRejected;
     private long _batches;
@@ -86,6 +87,13 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
     {
         Interlocked.Add(ref _rowsAlreadyWritten, count);
         metrics.Rows("already_written", count);
+    }
+
+    /// <summary>Rows of a Delete load whose entity the store did not hold (the service's 404): nothing to delete, not a reject.</summary>
+    public void RowsAlreadyAbsent(long count)
+    {
+        Interlocked.Add(ref _rowsAlreadyAbsent, count);
+        metrics.Rows("already_absent", count);
     }
 
     public void RowsRejected(long count)
@@ -208,6 +216,7 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
             InputBytesRead = Volatile.Read(ref _input)?.BytesRead ?? 0,
             InputBytes = Volatile.Read(ref _input)?.Length ?? 0,
             RowsOfOtherShards = Interlocked.Read(ref _rowsOfOtherShards),
+            RowsAlreadyAbsent = Interlocked.Read(ref _rowsAlreadyAbsent),
         };
     }
 }
@@ -249,8 +258,11 @@ internal sealed record LoadCounts(
     /// <summary>Rows a key shard read that were another shard's (not counted in <see cref="RowsRead"/>).</summary>
     public long RowsOfOtherShards { get; init; }
 
-    /// <summary>Rows that reached an end: written, rejected, superseded, failed, or found already written by an earlier run.</summary>
-    public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten;
+    /// <summary>Rows of a Delete load whose entity was not stored.</summary>
+    public long RowsAlreadyAbsent { get; init; }
+
+    /// <summary>Rows that reached an end: written (deleted, under Delete), rejected, superseded, failed, found already written by an earlier run, or found already absent.</summary>
+    public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten + RowsAlreadyAbsent;
 
     public double RowsPerSecond => Elapsed > TimeSpan.Zero ? RowsWritten / Elapsed.TotalSeconds : 0;
 }

@@ -28,12 +28,19 @@ internal static class SummaryWriter
             text.AppendLine(c, $"  already written  {report.RowsAlreadyWritten,12:N0}   (stored by the earlier run before it stopped)");
         }
 
+        if (report.RowsAlreadyAbsent > 0)
+        {
+            text.AppendLine(c, $"  already absent   {report.RowsAlreadyAbsent,12:N0}   (Delete: the store held no entity with the row's keys)");
+        }
+
         if (report.ResumedAtRecord is { } resumed)
         {
             text.AppendLine(c, $"  rows skipped     {report.RowsSkipped,12:N0}   resumed at record {resumed:N0} from the checkpoint");
         }
 
-        var identity = report.RowsAlreadyWritten > 0 ? "written + rejected + superseded + failed + already written" : "written + rejected + superseded + failed";
+        var identity = "written + rejected + superseded + failed"
+            + (report.RowsAlreadyWritten > 0 ? " + already written" : "")
+            + (report.RowsAlreadyAbsent > 0 ? " + already absent" : "");
         text.AppendLine(c, $"  reconciled       {(report.Reconciled ? "yes" : "NO")}: read = {identity}");
         if (report.LinesRead is { } lines)
         {

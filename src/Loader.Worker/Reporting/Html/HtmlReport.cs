@@ -63,6 +63,11 @@ internal static class HtmlReport
             parts.Add($"already written {report.RowsAlreadyWritten:N0}");
         }
 
+        if (report.RowsAlreadyAbsent > 0)
+        {
+            parts.Add($"already absent {report.RowsAlreadyAbsent:N0}");
+        }
+
         html.Append(s_invariant, $"<p class=\"reconciliation {(report.Reconciled ? "ok" : "bad")}\" id=\"reconciliation\">rows read {report.RowsRead:N0} = {string.Join(" + ", parts)}: {(report.Reconciled ? "reconciled" : "NOT reconciled")}</p>");
         if (report.ResumedAtRecord is { } resumed)
         {

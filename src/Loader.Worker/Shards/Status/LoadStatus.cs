@@ -5,7 +5,7 @@ namespace Loader.Worker.Shards.Status;
 
 /// <summary>
 /// The report of a whole sharded load, merged from its shards' reports by <c>status</c>. Reconciled over all shards:
-/// <c>rows = written + rejected + superseded + failed + alreadyWritten + settledByEarlierRuns</c>, every shard settled, and
+/// <c>rows = written + rejected + superseded + failed + alreadyWritten + alreadyAbsent + settledByEarlierRuns</c>, every shard settled, and
 /// (key shards) every shard read the same records.
 /// </summary>
 internal sealed record LoadStatus
@@ -52,6 +52,9 @@ internal sealed record LoadStatus
     public required long RowsFailed { get; init; }
 
     public required long RowsAlreadyWritten { get; init; }
+
+    /// <summary>Rows of a Delete load whose entity was not stored.</summary>
+    public long RowsAlreadyAbsent { get; init; }
 
     /// <summary>Rows a shard's last run found settled by an earlier run of the same shard (a worker that died or was stopped).</summary>
     public required long RowsSettledByEarlierRuns { get; init; }

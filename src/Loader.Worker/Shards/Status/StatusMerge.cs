@@ -49,6 +49,7 @@ internal static class StatusMerge
             RowsSuperseded = reports.Sum(report => report.RowsSuperseded),
             RowsFailed = reports.Sum(report => report.RowsFailed),
             RowsAlreadyWritten = reports.Sum(report => report.RowsAlreadyWritten),
+            RowsAlreadyAbsent = reports.Sum(report => report.RowsAlreadyAbsent),
             RowsSettledByEarlierRuns = reports.Sum(report => report.RowsSkipped),
             Batches = reports.Sum(report => report.Batches),
             Requests = reports.Sum(report => report.Requests),
@@ -143,7 +144,7 @@ internal static class StatusMerge
         }
 
         text.AppendLine(c, $"  shards       {status.Shards.Done} done, {status.Shards.Running} running, {status.Shards.Waiting} waiting, {status.Shards.Poisoned} poisoned   (queue: {status.QueueMessages} messages; poison queue: {status.PoisonMessages})");
-        text.AppendLine(c, $"  rows         {status.Rows:N0}{(status.Complete ? "" : " in the done shards")} = {status.RowsWritten:N0} written + {status.RowsRejected:N0} rejected + {status.RowsSuperseded:N0} superseded + {status.RowsFailed:N0} failed + {status.RowsAlreadyWritten:N0} already written + {status.RowsSettledByEarlierRuns:N0} settled by earlier runs");
+        text.AppendLine(c, $"  rows         {status.Rows:N0}{(status.Complete ? "" : " in the done shards")} = {status.RowsWritten:N0} written + {status.RowsRejected:N0} rejected + {status.RowsSuperseded:N0} superseded + {status.RowsFailed:N0} failed + {status.RowsAlreadyWritten:N0} already written + {(status.RowsAlreadyAbsent > 0 ? $"{status.RowsAlreadyAbsent:N0} already absent + " : "")}{status.RowsSettledByEarlierRuns:N0} settled by earlier runs");
         text.AppendLine(c, $"  requests     {status.Requests:N0} ({status.Batches:N0} batches applied, {status.Throttled:N0} throttled, {status.Retries:N0} retries); worst shard p99 latency {status.WorstP99LatencyMs:N1} ms");
         text.AppendLine(c, $"  elapsed      {status.ElapsedSeconds:N1} s from the first shard's start{(status.Complete ? " to the last one's end" : " until now")}: {status.RowsPerSecond:N0} rows/s written");
         if (status.RejectsPath is { } rejects)
