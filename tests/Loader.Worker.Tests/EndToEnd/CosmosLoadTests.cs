@@ -181,6 +181,66 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
 
     [Theory]
     [MemberData(nameof(Modes))]
+    public async Task Delete_deletes_the_stored_items_and_counts_the_missing_ones_already_absent(string mode)
+    {
+        // 120 items over two partitions; the input deletes the first 100 of them and names 25 ids that are not stored.
+        var existing = await cosmos.CreateContainerAsync(_container, cancellationToken: _cancellation);
+        var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "delay");
+        for (var i = 0; i < 120; i++)
+        {
+            var (dest, id) = ($"D{i % 2}", $"2024-1-1-AA-{i}");
+            var item = $$"""{"id":"{{id}}","pk":"{{dest}}","delay":{{i}}}""";
+            await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey(dest), cancellationToken: _cancellation);
+            if (i < 100)
+            {
+                csv.Row(dest, 2024, 1, 1, "AA", i, "not a number");
+            }
+
+            if (i % 4 == 0 && i < 100)
+            {
+                csv.Row(dest, 2024, 1, 1, "ZZ", i, "");
+            }
+        }
+
+        var settings = Settings(_directory.WriteCsv("deletes.csv", csv.ToString()), mode);
+        settings["Loader:WriteMode"] = "Delete";
+        settings["Loader:Columns:delay"] = "Int32";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal((125L, 100L, 25L, 0L, 0L), (report.RowsRead, report.RowsWritten, report.RowsAlreadyAbsent, report.RowsRejected, report.RowsFailed));
+        Assert.True(report.Reconciled);
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        Assert.Equal(Enumerable.Range(100, 20).Select(i => $"2024-1-1-AA-{i}").Order(StringComparer.Ordinal), items.Keys.Select(key => key.Item2).Order(StringComparer.Ordinal));
+    }
+
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task Replace_swaps_the_stored_items_for_the_rows_and_rejects_a_row_whose_item_is_missing(string mode)
+    {
+        var existing = await cosmos.CreateContainerAsync(_container, cancellationToken: _cancellation);
+        var stored = """{"id":"2024-1-1-AA-1","pk":"SEA","delay":-1,"gate":"G1"}""";
+        await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(stored)), new Microsoft.Azure.Cosmos.PartitionKey("SEA"), cancellationToken: _cancellation);
+        var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "delay").Row("SEA", 2024, 1, 1, "AA", 1, 7).Row("SEA", 2024, 1, 1, "AA", 2, 8);
+        var settings = Settings(_directory.WriteCsv("replace.csv", csv.ToString()), mode);
+        settings["Loader:WriteMode"] = "Replace";
+        settings["Loader:Columns:delay"] = "Int32";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal((2L, 1L, 1L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        var item = Assert.Single(items).Value;
+        Assert.Equal(7, item.GetProperty("delay").GetInt32());
+        Assert.False(item.TryGetProperty("gate", out _), "Replace keeps none of the stored properties the row does not carry");
+        Assert.Contains("(404 NotFound): no item with this id is stored in the partition", File.ReadAllLines(_directory.File("rejects.csv"))[1], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(Modes))]
     public async Task Large_items_go_in_requests_under_the_services_2_MB_limit(string mode)
     {
         await using var standIn = await cosmos.StartStandInAsync(new StandInOptions(), _cancellation);
