@@ -36,6 +36,12 @@ public sealed record BatchOutcome
     /// </summary>
     public IReadOnlyList<int> AppliedOperations { get; init; } = [];
 
+    /// <summary>Operations of this attempt sent as partial updates of stored items (Cosmos DB Merge by patch).</summary>
+    public int PatchOperations { get; init; }
+
+    /// <summary>Operations of this attempt sent as whole-item replaces of items read just before (Cosmos DB Merge by read-then-replace).</summary>
+    public int ReadReplaceOperations { get; init; }
+
     /// <summary>A one-line description of the failure, free of secrets.</summary>
     public string? Error { get; init; }
 

@@ -133,6 +133,24 @@ internal sealed record LoadReport
 
     /// <summary>Why rows failed, most rows first.</summary>
     public required IReadOnlyList<ErrorCount> Errors { get; init; }
+
+    /// <summary>How a Cosmos DB Merge updated the stored items; null when none was updated so (another mode or backend, or only new items).</summary>
+    public MergeReport? Merge { get; init; }
+}
+
+/// <summary>How a Cosmos DB Merge updated stored items: operations sent each way, retries included.</summary>
+/// <param name="Method"><c>Patch</c>, <c>ReadReplace</c>, or <c>Mixed</c> when both were used.</param>
+/// <param name="PatchOperations">Stored items patched with a <c>set</c> per property (rows of at most 10 properties).</param>
+/// <param name="ReadReplaceOperations">Stored items replaced, under the ETag read, with the row laid over them (rows of more).</param>
+internal sealed record MergeReport(string Method, long PatchOperations, long ReadReplaceOperations)
+{
+    public static MergeReport? Of(long patched, long replaced) => (patched, replaced) switch
+    {
+        (0, 0) => null,
+        (_, 0) => new MergeReport("Patch", patched, replaced),
+        (0, _) => new MergeReport("ReadReplace", patched, replaced),
+        _ => new MergeReport("Mixed", patched, replaced),
+    };
 }
 
 /// <summary>Percentiles of request latency in milliseconds.</summary>

@@ -77,6 +77,7 @@ internal sealed class LoadReportBuilder(
             PacedRequestUnitsPerSecond = pacedRequestUnitsPerSecond is { } paced ? Math.Round(paced, 1) : null,
             Timeline = [.. statistics.Samples(), ProgressReporter.Sample(counts, finalLimit, pacedRequestUnitsPerSecond)],
             Errors = statistics.Errors(),
+            Merge = MergeReport.Of(counts.PatchOperations, counts.ReadReplaceOperations),
         };
     }
 

@@ -21,6 +21,8 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
     private long _rowsSkipped;
     private long _rowsAlreadyWritten;
     private long _rowsAlreadyAbsent;
+    private long _patchOperations;
+    private long _readReplaceOperations;
     private long _rowsOfOtherShards;
     private long _linesRejected;
     private long _batches;
@@ -159,6 +161,8 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
         Interlocked.Add(ref _answers, outcome.Answers);
         Latency.Record(outcome.Latency);
         metrics.Batch(outcome.Latency, outcome.RequestCharge);
+        Interlocked.Add(ref _patchOperations, outcome.PatchOperations);
+        Interlocked.Add(ref _readReplaceOperations, outcome.ReadReplaceOperations);
         if (outcome.ThrottledResponses > 0)
         {
             Interlocked.Add(ref _throttled, outcome.ThrottledResponses);
@@ -217,6 +221,8 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
             InputBytes = Volatile.Read(ref _input)?.Length ?? 0,
             RowsOfOtherShards = Interlocked.Read(ref _rowsOfOtherShards),
             RowsAlreadyAbsent = Interlocked.Read(ref _rowsAlreadyAbsent),
+            PatchOperations = Interlocked.Read(ref _patchOperations),
+            ReadReplaceOperations = Interlocked.Read(ref _readReplaceOperations),
         };
     }
 }
@@ -260,6 +266,12 @@ internal sealed record LoadCounts(
 
     /// <summary>Rows of a Delete load whose entity was not stored.</summary>
     public long RowsAlreadyAbsent { get; init; }
+
+    /// <summary>Operations sent as patches of stored items (Cosmos DB Merge), retries included.</summary>
+    public long PatchOperations { get; init; }
+
+    /// <summary>Operations sent as replaces of items read just before (Cosmos DB Merge), retries included.</summary>
+    public long ReadReplaceOperations { get; init; }
 
     /// <summary>Rows that reached an end: written (deleted, under Delete), rejected, superseded, failed, found already written by an earlier run, or found already absent.</summary>
     public long RowsSettled => RowsWritten + RowsRejected + RowsSuperseded + RowsFailed + RowsAlreadyWritten + RowsAlreadyAbsent;

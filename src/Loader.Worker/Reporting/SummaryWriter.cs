@@ -65,6 +65,11 @@ internal static class SummaryWriter
         {
             text.AppendLine("  request units             -   (the service reports no request charge)");
         }
+        if (report.Merge is { } merge)
+        {
+            text.AppendLine(c, $"  merged by        {merge.Method,12}   {merge.PatchOperations:N0} patches, {merge.ReadReplaceOperations:N0} read-then-replaces sent");
+        }
+
         text.AppendLine(c, $"  peak memory      {report.PeakMemoryMiB,12:N0} MiB");
         if (report.HtmlReportPath is { } html)
         {

@@ -169,6 +169,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         var report = run.RequireReport();
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal((300L, 300L, 0L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
+        Assert.Equal(new Loader.Worker.Reporting.MergeReport("Patch", 150, 0), report.Merge); // the 150 stored items; the others were created
         var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
         Assert.Equal(300, items.Count);
         for (var i = 0; i < 300; i++)
@@ -176,6 +177,40 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
             var item = items[($"D{i % 2}", $"2024-1-1-AA-{i}")];
             Assert.Equal(i, item.GetProperty("delay").GetInt32());
             Assert.Equal(i % 2 == 0 ? $"G{i}" : null, item.TryGetProperty("gate", out var gate) ? gate.GetString() : null);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Modes))]
+    public async Task Merge_patches_rows_of_at_most_10_properties_replaces_wider_ones_and_the_report_says_Mixed(string mode)
+    {
+        var existing = await cosmos.CreateContainerAsync(_container, cancellationToken: _cancellation);
+        var columns = Enumerable.Range(0, 11).Select(i => $"c{i}").ToArray();
+        var csv = new CsvText(["dest", "year", "month", "day", "carrier", "flight", .. columns]);
+        for (var i = 0; i < 20; i++)
+        {
+            var item = $$"""{"id":"2024-1-1-AA-{{i}}","pk":"SEA","c0":"old","kept":"k{{i}}"}""";
+            await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey("SEA"), cancellationToken: _cancellation);
+
+            // Even rows fill two cells (a patch), odd rows all eleven (more than a patch takes).
+            csv.Row(["SEA", "2024", "1", "1", "AA", $"{i}", .. columns.Select((_, c) => i % 2 == 0 && c >= 2 ? "" : $"v{i}-{c}")]);
+        }
+
+        var settings = Settings(_directory.WriteCsv("mixed.csv", csv.ToString()), mode);
+        settings["Loader:WriteMode"] = "Merge";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        var report = run.RequireReport();
+        Assert.Equal((20L, 20L), (report.RowsRead, report.RowsWritten));
+        Assert.Equal(new Loader.Worker.Reporting.MergeReport("Mixed", 10, 10), report.Merge);
+        Assert.Contains("merged by               Mixed", run.Summary, StringComparison.Ordinal);
+        var items = await cosmos.ReadContainerAsync(_container, cancellationToken: _cancellation);
+        for (var i = 0; i < 20; i++)
+        {
+            var item = items[("SEA", $"2024-1-1-AA-{i}")];
+            Assert.Equal(($"v{i}-0", $"k{i}"), (item.GetProperty("c0").GetString(), item.GetProperty("kept").GetString()));
+            Assert.Equal(i % 2 == 0 ? null : $"v{i}-10", item.TryGetProperty("c10", out var c10) ? c10.GetString() : null);
         }
     }
 

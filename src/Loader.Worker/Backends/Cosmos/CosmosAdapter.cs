@@ -84,7 +84,12 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
                 operations.Add(_operations.Build(entity, batch.Mode, stored));
             }
 
-            return await _writer.WriteAsync(new CosmosWrite(partitionKey, operations, stored is not null, stored?.RequestCharge ?? 0, started), cancellationToken).ConfigureAwait(false);
+            var outcome = await _writer.WriteAsync(new CosmosWrite(partitionKey, operations, stored is not null, stored?.RequestCharge ?? 0, started), cancellationToken).ConfigureAwait(false);
+            return stored is null ? outcome : outcome with
+            {
+                PatchOperations = operations.Count(operation => operation.Kind == CosmosOperationKind.Patch),
+                ReadReplaceOperations = operations.Count(operation => operation.Kind == CosmosOperationKind.Replace),
+            };
         }
         finally
         {

@@ -44,6 +44,7 @@ internal sealed class CosmosBulkWriter(Container container, TimeProvider timePro
             CosmosOperationKind.Upsert => container.UpsertItemStreamAsync(operation.Body, partitionKey, options, cancellationToken),
             CosmosOperationKind.Replace => container.ReplaceItemStreamAsync(operation.Body, operation.Id, partitionKey, options, cancellationToken),
             CosmosOperationKind.Delete => container.DeleteItemStreamAsync(operation.Id, partitionKey, options, cancellationToken),
+            CosmosOperationKind.Patch => container.PatchItemStreamAsync(operation.Id, partitionKey, operation.Patch, new PatchItemRequestOptions { IfMatchEtag = operation.IfMatchEtag, EnableContentResponseOnWrite = false }, cancellationToken),
             _ => throw new UnreachableException($"operation kind {operation.Kind}"),
         }).ConfigureAwait(false);
     }

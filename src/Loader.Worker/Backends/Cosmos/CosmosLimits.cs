@@ -14,6 +14,9 @@ internal static class CosmosLimits
 
     public const int MaxIdLength = 255;
 
+    /// <summary>A partial document update (patch) holds at most 10 operations, and a patch of a missing item is a 404.</summary>
+    public const int MaxPatchOperations = 10;
+
     /// <summary>Partition key values are at most 2 KiB (large partition keys, the default for new containers); held to each level of a hierarchical key.</summary>
     public const int MaxPartitionKeyBytes = 2048;
 

@@ -1,3 +1,5 @@
+using Microsoft.Azure.Cosmos;
+
 namespace Loader.Worker.Backends.Cosmos;
 
 /// <summary>What an item operation does to the item with its id; each writer sends every kind its own way.</summary>
@@ -14,6 +16,9 @@ internal enum CosmosOperationKind
 
     /// <summary>Delete the item; a missing one is the service's 404. Its body is empty.</summary>
     Delete,
+
+    /// <summary>Set the given properties of the stored item (partial document update); a missing one is the service's 404. Its body is empty.</summary>
+    Patch,
 }
 
 /// <summary>One item operation of a batch, as <see cref="CosmosOperationBuilder"/> made it from a row: its body is disposed with it.</summary>
@@ -23,5 +28,8 @@ internal enum CosmosOperationKind
 /// <param name="IfMatchEtag">The ETag the stored item must still have, or null for none.</param>
 internal sealed record CosmosOperation(CosmosOperationKind Kind, string Id, Stream Body, string? IfMatchEtag) : IAsyncDisposable
 {
+    /// <summary>The <c>set</c> operations of a <see cref="CosmosOperationKind.Patch"/>.</summary>
+    public IReadOnlyList<PatchOperation> Patch { get; init; } = [];
+
     public ValueTask DisposeAsync() => Body.DisposeAsync();
 }

@@ -21,6 +21,7 @@ internal sealed class CosmosTransactionalWriter(Container container, TimeProvide
                 CosmosOperationKind.Upsert => transaction.UpsertItemStream(operation.Body, options),
                 CosmosOperationKind.Replace => transaction.ReplaceItemStream(operation.Id, operation.Body, options),
                 CosmosOperationKind.Delete => transaction.DeleteItem(operation.Id, options),
+                CosmosOperationKind.Patch => transaction.PatchItem(operation.Id, operation.Patch, new TransactionalBatchPatchItemRequestOptions { IfMatchEtag = operation.IfMatchEtag, EnableContentResponseOnWrite = false }),
                 _ => throw new UnreachableException($"operation kind {operation.Kind}"),
             };
         }

@@ -92,6 +92,11 @@ internal static class HtmlReport
             ("lines read", report.LinesRead is { } lines ? $"{lines:N0} ({report.LinesRejected:N0} in rejected rows)" : "–"),
             ("peak memory", $"{report.PeakMemoryMiB:N0} MiB"),
         };
+        if (report.Merge is { } merge)
+        {
+            figures.Add(("merged by", $"{merge.Method}: {merge.PatchOperations:N0} patches, {merge.ReadReplaceOperations:N0} read-then-replaces"));
+        }
+
         html.Append("<section class=\"figures\">");
         foreach (var (label, value) in figures)
         {

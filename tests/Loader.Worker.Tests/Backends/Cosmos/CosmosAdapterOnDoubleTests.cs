@@ -34,7 +34,10 @@ public sealed class CosmosAdapterOnDoubleTests
         _container.Seed("p", "k", """{"id":"k","pk":"p","a":"a1"}""");
         _container.Script = call => call.Transaction is { } t ? TransactionalBatchResponseDouble.Failed(t.Operations.Count, 0, HttpStatusCode.PreconditionFailed, 1, "etag mismatch") : null;
 
-        var outcome = await adapter.WriteBatchAsync(new EntityBatch("p", [Entity(adapter, "p", "k", EntityProperty.FromString("a", "a2"))], WriteMode.Merge), _cancellation);
+        // Eleven properties: more than a patch takes, so the item is replaced under the ETag read, which the double says changed.
+        var properties = Enumerable.Range(0, 11).Select(i => EntityProperty.FromString($"a{i}", "a2")).ToArray();
+
+        var outcome = await adapter.WriteBatchAsync(new EntityBatch("p", [Entity(adapter, "p", "k", properties)], WriteMode.Merge), _cancellation);
 
         Assert.Equal(BatchStatus.Transient, outcome.Status);
         Assert.Empty(outcome.OperationFailures);

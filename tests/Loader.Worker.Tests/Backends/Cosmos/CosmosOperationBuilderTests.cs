@@ -33,22 +33,54 @@ public sealed class CosmosOperationBuilderTests
         Assert.Equal("v", Body(operation)["a"]!.GetValue<string>());
     }
 
+    [Theory]
+    [InlineData(nameof(WriteMode.Replace), nameof(CosmosOperationKind.Replace))]
+    [InlineData(nameof(WriteMode.Delete), nameof(CosmosOperationKind.Delete))]
+    public async Task Replace_replaces_and_delete_deletes_whatever_is_stored_without_reading_it(string modeName, string kindName)
+    {
+        var mode = Enum.Parse<WriteMode>(modeName);
+        Assert.False(CosmosOperationBuilder.ReadsStoredItems(mode));
+
+        await using var operation = _builder.Build(Row("k", "v"), mode, stored: null);
+
+        Assert.Equal((Enum.Parse<CosmosOperationKind>(kindName), "k", null), (operation.Kind, operation.Id, operation.IfMatchEtag));
+    }
+
     [Fact]
-    public async Task Merge_replaces_a_stored_item_under_its_etag_with_the_row_laid_over_it_and_creates_a_missing_one()
+    public async Task Merge_patches_a_stored_item_with_a_set_per_property_and_creates_a_missing_one()
     {
         Assert.True(CosmosOperationBuilder.ReadsStoredItems(WriteMode.Merge));
-        var container = new ContainerDouble();
-        container.Seed("p", "stored", """{"id":"stored","pk":"p","a":"old","b":"kept"}""");
         var batch = new EntityBatch("p", [Row("stored", "new"), Row("missing", "x")], WriteMode.Merge);
-        using var stored = await CosmosStoredItems.ReadAsync(container, batch, new PartitionKey("p"), _cancellation);
+        using var stored = await StoredAsync(batch, """{"id":"stored","pk":"p","a":"old","b":"kept"}""");
+
+        await using var patch = _builder.Build(batch.Entities[0], WriteMode.Merge, stored);
+        await using var create = _builder.Build(batch.Entities[1], WriteMode.Merge, stored);
+
+        Assert.Equal((CosmosOperationKind.Patch, "stored", null), (patch.Kind, patch.Id, patch.IfMatchEtag));
+        var set = Assert.Single(patch.Patch);
+        Assert.Equal((PatchOperationType.Set, "/a"), (set.OperationType, set.Path));
+        Assert.Equal((CosmosOperationKind.Create, "missing", null), (create.Kind, create.Id, create.IfMatchEtag));
+    }
+
+    [Fact]
+    public async Task Merge_of_a_row_with_more_properties_than_a_patch_allows_replaces_the_stored_item_under_its_etag_with_the_row_laid_over_it()
+    {
+        var properties = Enumerable.Range(0, 11).Select(i => EntityProperty.FromInt32($"c{i}", i)).ToArray();
+        var batch = new EntityBatch("p", [new LoadEntity("p", "stored", properties, new RowOrigin(1, 2))], WriteMode.Merge);
+        using var stored = await StoredAsync(batch, """{"id":"stored","pk":"p","c0":-1,"b":"kept"}""");
 
         await using var replace = _builder.Build(batch.Entities[0], WriteMode.Merge, stored);
-        await using var create = _builder.Build(batch.Entities[1], WriteMode.Merge, stored);
 
         Assert.Equal((CosmosOperationKind.Replace, "stored", stored.Items["stored"].ETag), (replace.Kind, replace.Id, replace.IfMatchEtag));
         Assert.NotEmpty(replace.IfMatchEtag!);
         var merged = Body(replace);
-        Assert.Equal(("new", "kept"), (merged["a"]!.GetValue<string>(), merged["b"]!.GetValue<string>()));
-        Assert.Equal((CosmosOperationKind.Create, "missing", null), (create.Kind, create.Id, create.IfMatchEtag));
+        Assert.Equal((0, 10, "kept"), (merged["c0"]!.GetValue<int>(), merged["c10"]!.GetValue<int>(), merged["b"]!.GetValue<string>()));
+    }
+
+    private async Task<CosmosStoredItems> StoredAsync(EntityBatch batch, string item)
+    {
+        var container = new ContainerDouble();
+        container.Seed("p", "stored", item);
+        return await CosmosStoredItems.ReadAsync(container, batch, new PartitionKey("p"), _cancellation);
     }
 }
