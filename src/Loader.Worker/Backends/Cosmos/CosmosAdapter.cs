@@ -38,7 +38,7 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
         _owner = owner;
         _keyPaths = options.KeyPaths;
         _json = new CosmosItemJson(_keyPaths, options.PathSeparator);
-        _operations = new CosmosOperationBuilder(_json);
+        _operations = new CosmosOperationBuilder(_json, new CosmosPatch(options.PathSeparator));
         _writer = options.Mode == CosmosWriteMethod.Bulk
             ? new CosmosBulkWriter(container, timeProvider)
             : new CosmosTransactionalWriter(container, timeProvider);

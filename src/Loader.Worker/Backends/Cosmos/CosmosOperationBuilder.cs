@@ -5,13 +5,13 @@ namespace Loader.Worker.Backends.Cosmos;
 /// <summary>
 /// Turns a row into the operation its write mode asks for, the same for both writers. Upsert upserts and Insert
 /// creates. Merge reads the batch's stored items first (<see cref="CosmosStoredItems"/>): a stored item is patched
-/// with a <c>set</c> per property of the row when it has at most 10 (<see cref="CosmosPatch"/>; the service's limit),
+/// with a <c>set</c> per property of the row when it has at most 10, all flat and typed (<see cref="CosmosPatch"/>),
 /// else the row's properties are laid over it and it is replaced under its ETag; a missing item is created. The read
 /// stays for the patch too, since a patch of a missing item is a 404 and cannot create it. Replace replaces the item whatever
 /// its ETag (a missing one is the service's 404, a reject), and Delete deletes it by its id (a missing one is a 404
 /// the pipeline counts as already absent).
 /// </summary>
-internal sealed class CosmosOperationBuilder(CosmosItemJson json)
+internal sealed class CosmosOperationBuilder(CosmosItemJson json, CosmosPatch patch)
 {
     /// <summary>Whether the mode's operations are built from the batch's stored items, read just before.</summary>
     public static bool ReadsStoredItems(WriteMode mode) => mode == WriteMode.Merge;
@@ -24,7 +24,7 @@ internal sealed class CosmosOperationBuilder(CosmosItemJson json)
         if (mode == WriteMode.Merge && stored!.Items.TryGetValue(entity.RowKey, out var item))
         {
             // No ETag on a patch: it sets only the row's properties, so a change to the others in between is kept, not a conflict.
-            return CosmosPatch.Fits(entity)
+            return patch.Fits(entity)
                 ? new CosmosOperation(CosmosOperationKind.Patch, entity.RowKey, Stream.Null, null) { Patch = CosmosPatch.SetOperations(entity) }
                 : new CosmosOperation(CosmosOperationKind.Replace, entity.RowKey, json.Merge(entity, item.Body), item.ETag);
         }

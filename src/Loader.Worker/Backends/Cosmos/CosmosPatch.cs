@@ -7,10 +7,31 @@ namespace Loader.Worker.Backends.Cosmos;
 /// A row's properties as the <c>set</c> operations of a partial document update, valued as <see cref="CosmosItemJson"/>
 /// writes them (numbers and booleans as such, dates as ISO 8601 UTC strings, Guids as strings).
 /// </summary>
-internal static class CosmosPatch
+/// <param name="pathSeparator">Text in a column name that nests it (<c>Loader:Cosmos:PathSeparator</c>).</param>
+internal sealed class CosmosPatch(string pathSeparator)
 {
-    /// <summary>Whether the row can be merged by one patch: at least one property to set and no more than the service allows.</summary>
-    public static bool Fits(LoadEntity entity) => entity.Properties.Count is > 0 and <= CosmosLimits.MaxPatchOperations;
+    /// <summary>
+    /// Whether the row can be merged by one patch: at least one property to set and no more than the service allows,
+    /// all of them flat and typed. A nested name is left to read-then-replace, since a <c>set</c> under a parent the item
+    /// lacks is refused; a Json cell too, since the SDK would serialize it again as a string.
+    /// </summary>
+    public bool Fits(LoadEntity entity)
+    {
+        if (entity.Properties.Count is 0 or > CosmosLimits.MaxPatchOperations)
+        {
+            return false;
+        }
+
+        foreach (var property in entity.Properties)
+        {
+            if (property.Type == ColumnType.Json || (pathSeparator.Length > 0 && property.Name.Contains(pathSeparator, StringComparison.Ordinal)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     public static IReadOnlyList<PatchOperation> SetOperations(LoadEntity entity)
     {

@@ -13,7 +13,7 @@ namespace Loader.Worker.Tests.Backends.Cosmos;
 public sealed class CosmosOperationBuilderTests
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
-    private readonly CosmosOperationBuilder _builder = new(new CosmosItemJson(new CosmosOptions().KeyPaths, "."));
+    private readonly CosmosOperationBuilder _builder = new(new CosmosItemJson(new CosmosOptions().KeyPaths, "."), new CosmosPatch("."));
 
     private static LoadEntity Row(string id, string value) => new("p", id, [EntityProperty.FromString("a", value)], new RowOrigin(1, 2));
 
@@ -75,6 +75,21 @@ public sealed class CosmosOperationBuilderTests
         Assert.NotEmpty(replace.IfMatchEtag!);
         var merged = Body(replace);
         Assert.Equal((0, 10, "kept"), (merged["c0"]!.GetValue<int>(), merged["c10"]!.GetValue<int>(), merged["b"]!.GetValue<string>()));
+    }
+
+    [Theory]
+    [InlineData("nested")]
+    [InlineData("json")]
+    public async Task Merge_of_a_row_with_a_nested_name_or_a_json_cell_replaces_the_stored_item_rather_than_patching_it(string kind)
+    {
+        var property = kind == "nested" ? EntityProperty.FromString(PropertyName.Of("address.city"), "Oslo") : EntityProperty.FromJson(PropertyName.Of("tags"), "[1,2]");
+        var batch = new EntityBatch("p", [new LoadEntity("p", "stored", [property], new RowOrigin(1, 2))], WriteMode.Merge);
+        using var stored = await StoredAsync(batch, """{"id":"stored","pk":"p","b":"kept"}""");
+
+        await using var replace = _builder.Build(batch.Entities[0], WriteMode.Merge, stored);
+
+        Assert.Equal(CosmosOperationKind.Replace, replace.Kind);
+        Assert.Equal("kept", Body(replace)["b"]!.GetValue<string>());
     }
 
     private async Task<CosmosStoredItems> StoredAsync(EntityBatch batch, string item)
