@@ -42,6 +42,13 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         return settings;
     }
 
+    /// <summary>Stores an item before the load, as another writer would have.</summary>
+    private async Task SeedAsync(Microsoft.Azure.Cosmos.Container container, string partitionKey, string item)
+    {
+        using var response = await container.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey(partitionKey), cancellationToken: _cancellation);
+        Assert.True(response.IsSuccessStatusCode, $"seeding {item}: {response.StatusCode}");
+    }
+
     private static string Sample => Path.Combine(RepositoryPaths.Data, "sample.csv");
 
     [Theory]
@@ -111,7 +118,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         foreach (var flight in new[] { 2, 6 })
         {
             var id = $"2024-1-1-AA-{flight}";
-            await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes($$"""{"id":"{{id}}","pk":"LAX","note":"before"}""")), new Microsoft.Azure.Cosmos.PartitionKey("LAX"), cancellationToken: _cancellation);
+            await SeedAsync(existing, "LAX", $$"""{"id":"{{id}}","pk":"LAX","note":"before"}""");
         }
 
         var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "note");
@@ -156,7 +163,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
             if (i % 2 == 0)
             {
                 var item = $$"""{"id":"{{id}}","pk":"{{dest}}","delay":-1,"gate":"G{{i}}"}""";
-                await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey(dest), cancellationToken: _cancellation);
+                await SeedAsync(existing, dest, item);
             }
         }
 
@@ -190,7 +197,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         for (var i = 0; i < 20; i++)
         {
             var item = $$"""{"id":"2024-1-1-AA-{{i}}","pk":"SEA","c0":"old","kept":"k{{i}}"}""";
-            await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey("SEA"), cancellationToken: _cancellation);
+            await SeedAsync(existing, "SEA", item);
 
             // Even rows fill two cells (a patch), odd rows all eleven (more than a patch takes).
             csv.Row(["SEA", "2024", "1", "1", "AA", $"{i}", .. columns.Select((_, c) => i % 2 == 0 && c >= 2 ? "" : $"v{i}-{c}")]);
@@ -225,7 +232,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
         {
             var (dest, id) = ($"D{i % 2}", $"2024-1-1-AA-{i}");
             var item = $$"""{"id":"{{id}}","pk":"{{dest}}","delay":{{i}}}""";
-            await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(item)), new Microsoft.Azure.Cosmos.PartitionKey(dest), cancellationToken: _cancellation);
+            await SeedAsync(existing, dest, item);
             if (i < 100)
             {
                 csv.Row(dest, 2024, 1, 1, "AA", i, "not a number");
@@ -257,7 +264,7 @@ public sealed class CosmosLoadTests(CosmosStandInFixture cosmos) : IDisposable, 
     {
         var existing = await cosmos.CreateContainerAsync(_container, cancellationToken: _cancellation);
         var stored = """{"id":"2024-1-1-AA-1","pk":"SEA","delay":-1,"gate":"G1"}""";
-        await existing.CreateItemStreamAsync(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(stored)), new Microsoft.Azure.Cosmos.PartitionKey("SEA"), cancellationToken: _cancellation);
+        await SeedAsync(existing, "SEA", stored);
         var csv = new CsvText("dest", "year", "month", "day", "carrier", "flight", "delay").Row("SEA", 2024, 1, 1, "AA", 1, 7).Row("SEA", 2024, 1, 1, "AA", 2, 8);
         var settings = Settings(_directory.WriteCsv("replace.csv", csv.ToString()), mode);
         settings["Loader:WriteMode"] = "Replace";
