@@ -27,6 +27,14 @@ internal static class CosmosClientFactory
             RequestTimeout = requestTimeout,
             // The emulator advertises itself as localhost; following other endpoints would go nowhere.
             LimitToEndpoint = local,
+            // On the client rather than on each request, so they hold for the requests Bulk mode packs too.
+            PriorityLevel = options.PriorityLevel switch
+            {
+                CosmosPriorityLevel.High => PriorityLevel.High,
+                CosmosPriorityLevel.Low => PriorityLevel.Low,
+                _ => null,
+            },
+            ThroughputBucket = options.ThroughputBucket,
         };
 
         if (clientOptions.ConnectionMode == ConnectionMode.Direct)

@@ -64,6 +64,21 @@ internal sealed class CosmosOptions
     [Range(1000, int.MaxValue)]
     public int? AutoscaleMaxThroughput { get; set; }
 
+    /// <summary>
+    /// Priority of every request the load sends (priority-based execution, which must be enabled on the account): Low
+    /// requests are throttled first when the container is busy, so a bulk load yields to the live traffic. Set on the
+    /// client, so it holds in Bulk mode too. Unset: the account's default priority.
+    /// </summary>
+    public CosmosPriorityLevel? PriorityLevel { get; set; }
+
+    /// <summary>
+    /// Throughput bucket (1 to 5) every request of the load names: the account's bucket settings cap the share of
+    /// the container's throughput it may spend; over it the service answers 429 with sub-status 3212. Unset: none.
+    /// </summary>
+    // The service numbers its throughput buckets 1 to 5 and refuses any other.
+    [Range(1, 5)]
+    public int? ThroughputBucket { get; set; }
+
     /// <summary>Accept the emulator's self-signed certificate. Honoured only for local hosts (localhost, 127.0.0.1, ::1).</summary>
     public bool TrustEmulatorCertificate { get; set; }
 
@@ -79,6 +94,16 @@ internal enum CosmosWriteMethod
 
     /// <summary>Point operations packed by the SDK per physical partition (AllowBulkExecution); not atomic.</summary>
     Bulk,
+}
+
+/// <summary>The priority level of a load's requests (priority-based execution).</summary>
+internal enum CosmosPriorityLevel
+{
+    /// <summary>Throttled last when the container is busy.</summary>
+    High,
+
+    /// <summary>Throttled first when the container is busy: a load that must not slow the live traffic.</summary>
+    Low,
 }
 
 /// <summary>How the SDK reaches the service.</summary>
