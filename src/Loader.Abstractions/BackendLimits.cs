@@ -13,4 +13,7 @@ public sealed record BackendLimits(int MaxOperationsPerBatch, long MaxBatchPaylo
     /// <c>address</c>); null where entities are flat. A name then may not be both a value and a path through it.
     /// </summary>
     public string? PropertyPathSeparator { get; init; }
+
+    /// <summary>Columns the backend's own settings name, each with its setting's full key: a header without one is refused at start.</summary>
+    public IReadOnlyDictionary<string, string> RequiredColumns { get; init; } = new Dictionary<string, string>(StringComparer.Ordinal);
 }

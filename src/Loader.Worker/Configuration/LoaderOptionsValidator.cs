@@ -70,6 +70,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         {
             failures.AddSection(_tables, options.Tables);
             failures.Bounds(KeyOf(nameof(LoaderOptions.Cosmos)), options.Cosmos);
+            RefuseTimeToLive(options.Cosmos, failures);
         }
         else
         {
@@ -83,6 +84,21 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         }
 
         return Result(failures);
+    }
+
+    /// <summary>Table Storage keeps an entity until it is deleted: a time to live set for a Tables load would be silently lost.</summary>
+    private static void RefuseTimeToLive(CosmosOptions cosmos, SettingFailures failures)
+    {
+        var section = KeyOf(nameof(LoaderOptions.Cosmos));
+        if (cosmos.TimeToLive is not null)
+        {
+            failures.Add($"{section}:TimeToLive is for the Cosmos backend: Table Storage has no time to live; remove it or use Loader:Backend=Cosmos.");
+        }
+
+        if (!string.IsNullOrWhiteSpace(cosmos.TimeToLiveColumn))
+        {
+            failures.Add($"{section}:TimeToLiveColumn is for the Cosmos backend: Table Storage has no time to live; remove it or use Loader:Backend=Cosmos.");
+        }
     }
 
     /// <summary>The root settings a verb of a sharded load does without.</summary>

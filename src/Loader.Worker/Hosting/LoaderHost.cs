@@ -133,7 +133,7 @@ internal static class LoaderHost
         services.AddSingleton<LoaderMetrics>();
         services.AddSingleton<LoadStatistics>();
         services.AddSingleton<IBackendAdapter>(provider =>
-            BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, provider.GetRequiredService<TimeProvider>()));
+            BackendFactory.Create(provider.GetRequiredService<IOptions<LoaderOptions>>().Value, provider.GetRequiredService<TimeProvider>(), provider.GetRequiredService<ILoggerFactory>()));
         services.AddSingleton(provider => new BlobClientFactory(provider.GetRequiredService<IOptions<LoaderOptions>>().Value.Blob));
         services.AddSingleton<OutputFiles>();
         services.AddSingleton<OutputPreflight>();

@@ -121,6 +121,12 @@ internal sealed class MappingPlan
             problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', which the header does not have{meant}");
         }
 
+        foreach (var (required, setting) in backend.Limits.RequiredColumns.Where(required => !index.ContainsKey(required.Key)))
+        {
+            var meant = NearestName.Of(required, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
+            problems.Add($"{setting} names column '{InputText.Escape(required)}', which the header does not have{meant}");
+        }
+
         if (backend.Limits.PropertyPathSeparator is { Length: > 0 } separator)
         {
             problems.AddRange(PathConflicts(columns, systemNames, separator));

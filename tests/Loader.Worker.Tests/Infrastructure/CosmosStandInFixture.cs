@@ -86,7 +86,7 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
     /// An adapter on <paramref name="container"/> through the stand-in (or <paramref name="standIn"/>): the real SDK in
     /// Gateway mode, the stand-in's certificate trusted, database and container created when missing; <paramref name="configure"/> changes the rest.
     /// </summary>
-    internal CosmosAdapter CreateAdapter(string container, CosmosWriteMethod mode = CosmosWriteMethod.TransactionalBatch, StandInHost? standIn = null, Action<CosmosOptions>? configure = null, int maxParallelBatches = 4)
+    internal CosmosAdapter CreateAdapter(string container, CosmosWriteMethod mode = CosmosWriteMethod.TransactionalBatch, StandInHost? standIn = null, Action<CosmosOptions>? configure = null, int maxParallelBatches = 4, Microsoft.Extensions.Logging.ILoggerFactory? loggerFactory = null)
     {
         var options = new CosmosOptions
         {
@@ -99,7 +99,7 @@ public sealed class CosmosStandInFixture : IAsyncLifetime
             Mode = mode,
         };
         configure?.Invoke(options);
-        return BackendFactory.CreateCosmos(options, maxParallelBatches, TimeSpan.FromSeconds(30), TimeProvider.System);
+        return BackendFactory.CreateCosmos(options, maxParallelBatches, TimeSpan.FromSeconds(30), TimeProvider.System, loggerFactory);
     }
 
     /// <summary>Loader settings that reach the stand-in (or <paramref name="standIn"/>) through the real SDK in Gateway mode.</summary>

@@ -20,6 +20,7 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
     private readonly Func<CancellationToken, Task> _prepare;
     private readonly CosmosItemJson _json;
     private readonly IReadOnlyList<CosmosKeyPath> _keyPaths;
+    private readonly CosmosItemTimeToLive? _timeToLive;
     private readonly CosmosOperationBuilder _operations;
     private readonly ICosmosBatchWriter _writer;
     private readonly IAsyncDisposable? _owner;
@@ -37,12 +38,18 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
         _prepare = prepare;
         _owner = owner;
         _keyPaths = options.KeyPaths;
-        _json = new CosmosItemJson(_keyPaths, options.PathSeparator);
-        _operations = new CosmosOperationBuilder(_json, new CosmosPatch(options.PathSeparator));
+        _timeToLive = CosmosItemTimeToLive.Of(options);
+        _json = new CosmosItemJson(_keyPaths, options.PathSeparator, _timeToLive);
+        _operations = new CosmosOperationBuilder(_json, new CosmosPatch(options.PathSeparator, writesTimeToLive: _timeToLive is not null));
         _writer = options.Mode == CosmosWriteMethod.Bulk
             ? new CosmosBulkWriter(container, timeProvider)
             : new CosmosTransactionalWriter(container, timeProvider);
-        Limits = CosmosLimits.Of(_keyPaths, options.PathSeparator);
+        Limits = CosmosLimits.Of(_keyPaths, options.PathSeparator) with
+        {
+            RequiredColumns = _timeToLive?.Column is { } column
+                ? new Dictionary<string, string>(StringComparer.Ordinal) { [column] = "Loader:Cosmos:TimeToLiveColumn" }
+                : new Dictionary<string, string>(StringComparer.Ordinal),
+        };
     }
 
     public string Name => "Cosmos";
@@ -51,10 +58,13 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
 
     public Task PrepareAsync(CancellationToken cancellationToken) => _prepare(cancellationToken);
 
-    public string? CheckPropertyName(string name) => CosmosItemRules.CheckPropertyName(name, _options.PathSeparator);
+    public string? CheckPropertyName(string name) =>
+        _timeToLive is not null && name == CosmosItemTimeToLive.JsonName && name != _timeToLive.Column
+            ? $"is '{name}', the property {(_timeToLive.Column is null ? "Loader:Cosmos:TimeToLive" : "Loader:Cosmos:TimeToLiveColumn")} writes; rename the column or leave the setting out"
+            : CosmosItemRules.CheckPropertyName(name, _options.PathSeparator);
 
     public EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties) =>
-        CosmosItemRules.Inspect(partitionKey, rowKey, properties, _keyPaths, _options.PathSeparator);
+        CosmosItemRules.Inspect(partitionKey, rowKey, properties, _keyPaths, _options.PathSeparator, _timeToLive);
 
     public Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken) =>
         AnsweredAsync((started, token) => WriteAsync(batch, started, token), failed => failed, cancellationToken);

@@ -9,11 +9,13 @@ namespace Loader.Worker.Backends.Cosmos;
 /// typed columns as JSON numbers and booleans, dates as ISO 8601 UTC strings, Guids as strings, Json columns as the
 /// value their cell holds. A column whose name holds the path separator is nested (<c>address.city</c> is
 /// <c>{"address":{"city":...}}</c>), as is a nested key path (<c>/customer/id</c>). Written straight to UTF-8: the SDK
-/// gets streams, so no serializer runs.
+/// gets streams, so no serializer runs. The <c>ttl</c>, when the settings ask for one, is laid on the row here and
+/// nowhere else (<see cref="CosmosItemTimeToLive.Apply"/>).
 /// </summary>
 /// <param name="keyPaths">The container's partition key paths, one per level of the key.</param>
 /// <param name="pathSeparator">Text in a column name that nests it.</param>
-internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, string pathSeparator)
+/// <param name="timeToLive">The ttl the settings ask for; null for none.</param>
+internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, string pathSeparator, CosmosItemTimeToLive? timeToLive = null)
 {
     private static readonly string[] s_id = ["id"];
 
@@ -33,6 +35,7 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
 
     private MemoryStream Write(LoadEntity entity, JsonElement? existing)
     {
+        entity = timeToLive?.Apply(entity) ?? entity;
         var stream = new MemoryStream(Math.Max(256, entity.PayloadBytes * (existing is null ? 1 : 2)));
         using (var writer = new Utf8JsonWriter(stream, JsonText.WriterOptions))
         {

@@ -56,7 +56,8 @@ internal static class CosmosItemRules
     /// <param name="properties">The item's other properties.</param>
     /// <param name="keyPaths">The container's partition key paths: one level of the key per path, each held to the service's size rule.</param>
     /// <param name="pathSeparator">Text in a property name that nests it.</param>
-    public static EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties, IReadOnlyList<CosmosKeyPath> keyPaths, string pathSeparator)
+    /// <param name="timeToLive">The ttl the settings ask for, whose column's cells must read as one; null for none.</param>
+    public static EntityInspection Inspect(string partitionKey, string rowKey, ReadOnlySpan<EntityProperty> properties, IReadOnlyList<CosmosKeyPath> keyPaths, string pathSeparator, CosmosItemTimeToLive? timeToLive = null)
     {
         if (rowKey.Length == 0)
         {
@@ -110,8 +111,18 @@ internal static class CosmosItemRules
 
         long largest = 0;
         var largestName = "";
+        if (timeToLive is not null)
+        {
+            bytes += CosmosItemTimeToLive.MaxJsonBytes;
+        }
+
         foreach (var property in properties)
         {
+            if (timeToLive?.IsColumn(property) == true && !CosmosItemTimeToLive.TryRead(property, out _))
+            {
+                return new EntityInspection(0, CosmosItemTimeToLive.Problem(property));
+            }
+
             // "name":value, and for a nested name "outer":{ ... } around it: at most 4 more bytes per separator.
             bytes += property.Name.Length + 4 + (4L * property.Name.AsSpan().Count(pathSeparator.AsSpan()));
             switch (property.Type)

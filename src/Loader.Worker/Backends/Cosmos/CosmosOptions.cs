@@ -79,6 +79,21 @@ internal sealed class CosmosOptions
     [Range(1, 5)]
     public int? ThroughputBucket { get; set; }
 
+    /// <summary>
+    /// Time to live in seconds written as <c>ttl</c> on every item; -1: never expires. The container must have time
+    /// to live enabled (a default time to live), or the service ignores it. Unset: no <c>ttl</c> is written.
+    /// </summary>
+    // -1 or 1..int.MaxValue; 0 the service refuses (checked by CosmosOptionsValidator, as a range cannot skip it).
+    [Range(-1, int.MaxValue)]
+    public int? TimeToLive { get; set; }
+
+    /// <summary>
+    /// A column whose cell is each item's time to live in seconds (-1: never expires), written as <c>ttl</c> in place of
+    /// the column; an empty cell writes none. A cell that is not such a number is a reject. Not with <see cref="TimeToLive"/>.
+    /// </summary>
+    [Accepts("a column name of the input; optional")]
+    public string? TimeToLiveColumn { get; set; }
+
     /// <summary>Accept the emulator's self-signed certificate. Honoured only for local hosts (localhost, 127.0.0.1, ::1).</summary>
     public bool TrustEmulatorCertificate { get; set; }
 

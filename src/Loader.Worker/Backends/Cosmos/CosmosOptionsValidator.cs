@@ -23,6 +23,15 @@ internal sealed class CosmosOptionsValidator(string section) : IValidateOptions<
         }
 
         failures.Bounds(section, options);
+        if (options.TimeToLive == 0)
+        {
+            failures.Add($"{section}:TimeToLive 0 is not a time to live the service takes: give -1 (never expires) or seconds from 1.");
+        }
+
+        if (options.TimeToLive is not null && !string.IsNullOrWhiteSpace(options.TimeToLiveColumn))
+        {
+            failures.Add($"{section}:TimeToLive and {section}:TimeToLiveColumn are both set: give one (a fixed ttl, or each row's from a column).");
+        }
 
         if (options.TrustEmulatorCertificate && endpoint is not null && !CosmosConnectionString.IsLocal(endpoint))
         {

@@ -8,7 +8,11 @@ namespace Loader.Worker.Backends.Cosmos;
 /// writes them (numbers and booleans as such, dates as ISO 8601 UTC strings, Guids as strings).
 /// </summary>
 /// <param name="pathSeparator">Text in a column name that nests it (<c>Loader:Cosmos:PathSeparator</c>).</param>
-internal sealed class CosmosPatch(string pathSeparator)
+/// <param name="writesTimeToLive">
+/// Whether items carry a <c>ttl</c> the settings give: those rows are merged by read-then-replace, which writes the item
+/// as <see cref="CosmosItemJson"/> does, ttl included, rather than by a patch that would leave the stored ttl.
+/// </param>
+internal sealed class CosmosPatch(string pathSeparator, bool writesTimeToLive = false)
 {
     /// <summary>
     /// Whether the row can be merged by one patch: at least one property to set and no more than the service allows,
@@ -17,7 +21,7 @@ internal sealed class CosmosPatch(string pathSeparator)
     /// </summary>
     public bool Fits(LoadEntity entity)
     {
-        if (entity.Properties.Count is 0 or > CosmosLimits.MaxPatchOperations)
+        if (writesTimeToLive || entity.Properties.Count is 0 or > CosmosLimits.MaxPatchOperations)
         {
             return false;
         }

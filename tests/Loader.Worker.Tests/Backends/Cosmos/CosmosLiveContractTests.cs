@@ -36,7 +36,7 @@ public sealed class CosmosLiveContractTests : AdapterContractTests, IAsyncDispos
         var options = Options("c" + Guid.NewGuid().ToString("N")[..12], throughput);
         var client = CosmosClientFactory.Create(options, maxParallelBatches: 8, TimeSpan.FromSeconds(30));
         var container = client.GetContainer(options.Database, options.Container);
-        var adapter = new CosmosAdapter(container, options, TimeProvider.System, token => CosmosTarget.PrepareAsync(client, options, token));
+        var adapter = new CosmosAdapter(container, options, TimeProvider.System, token => CosmosTarget.PrepareAsync(client, options, Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance, token));
         await adapter.PrepareAsync(Cancellation);
         _created.Add((client, container));
         return adapter;

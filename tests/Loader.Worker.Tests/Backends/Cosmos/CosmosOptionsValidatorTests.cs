@@ -78,4 +78,20 @@ public sealed class CosmosOptionsValidatorTests
             [$"Loader:Cosmos:PathSeparator '{separator}' must be one or more characters without whitespace, e.g. '.'."],
             Failures(options => options.PathSeparator = separator));
     }
+
+    [Fact]
+    public void A_fixed_ttl_and_a_ttl_column_together_a_ttl_of_0_and_a_bucket_outside_1_to_5_are_each_named()
+    {
+        var options = new CosmosOptions { Database = "loads", Container = "flights", Endpoint = "https://account.documents.azure.com:443/", TimeToLive = 0, TimeToLiveColumn = "expires", ThroughputBucket = 6 };
+
+        var result = new CosmosOptionsValidator("Loader:Cosmos").Validate(null, options);
+
+        Assert.Equal(
+            [
+                "Loader:Cosmos:ThroughputBucket must be between 1 and 5, was 6.",
+                "Loader:Cosmos:TimeToLive 0 is not a time to live the service takes: give -1 (never expires) or seconds from 1.",
+                "Loader:Cosmos:TimeToLive and Loader:Cosmos:TimeToLiveColumn are both set: give one (a fixed ttl, or each row's from a column).",
+            ],
+            result.Failures!);
+    }
 }
