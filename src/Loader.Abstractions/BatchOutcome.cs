@@ -20,6 +20,12 @@ public sealed record BatchOutcome
     /// <summary>Throttling responses received during this attempt, including any the SDK retried internally.</summary>
     public int ThrottledResponses { get; init; }
 
+    /// <summary>Of <see cref="ThrottledResponses"/>, those the service said met the request-unit budget (Cosmos DB 429 sub-status 3200).</summary>
+    public int BudgetThrottledResponses { get; init; }
+
+    /// <summary>Of <see cref="ThrottledResponses"/>, those the service said met the request's throughput bucket (Cosmos DB 429 sub-status 3212).</summary>
+    public int BucketThrottledResponses { get; init; }
+
     /// <summary>
     /// Answers the service gave in this attempt: one for the request, or one per operation where operations are
     /// answered one by one (Cosmos DB bulk mode, whose <see cref="ThrottledResponses"/> count throttled operations).

@@ -87,6 +87,12 @@ internal sealed record LoadReport
     /// <summary>Throttled answers as a share of the service's answers: of requests, or of operations in Cosmos DB bulk mode, where each is answered on its own.</summary>
     public required double ThrottledShare { get; init; }
 
+    /// <summary>Of <see cref="Throttled"/>, by the limit the service said each met (Cosmos DB's 429 sub-status).</summary>
+    public ThrottledBy ThrottledBy { get; init; } = new(0, 0, 0);
+
+    /// <summary>The priority level and throughput bucket the Cosmos DB client sent; null for other backends.</summary>
+    public CosmosRequestClass? Cosmos { get; init; }
+
     public required long Retries { get; init; }
 
     public required double RetryWaitSeconds { get; init; }
@@ -166,6 +172,17 @@ internal sealed record LatencySummary(double P50, double P90, double P95, double
 
     private static double Milliseconds(TimeSpan value) => Math.Round(value.TotalMilliseconds, 2);
 }
+
+/// <summary>Throttled answers by the limit they met.</summary>
+/// <param name="RequestUnitBudget">429 sub-status 3200: the request units provisioned (account or partition) were spent.</param>
+/// <param name="ThroughputBucket">429 sub-status 3212: the throughput bucket the requests named (<c>Loader:Cosmos:ThroughputBucket</c>) was spent.</param>
+/// <param name="Other">Every other throttled answer (another or no sub-status, Table Storage's 503s).</param>
+internal sealed record ThrottledBy(long RequestUnitBudget, long ThroughputBucket, long Other);
+
+/// <summary>What a Cosmos DB load's client sent with every request.</summary>
+/// <param name="PriorityLevel"><c>High</c> or <c>Low</c>; null: none sent, the account's default applies.</param>
+/// <param name="ThroughputBucket">1 to 5; null: none sent.</param>
+internal sealed record CosmosRequestClass(string? PriorityLevel, int? ThroughputBucket);
 
 /// <summary>Batches allowed in flight over a load.</summary>
 internal sealed record ConcurrencyReport(string Mode, int Min, double Average, int Max, int Final);

@@ -61,6 +61,8 @@ internal sealed class LoadReportBuilder(
             LatencyMs = LatencySummary.From(statistics.Latency),
             Throttled = counts.Throttled,
             ThrottledShare = counts.Answers > 0 ? Math.Round((double)counts.Throttled / counts.Answers, 4) : 0,
+            ThrottledBy = new ThrottledBy(counts.ThrottledBudget, counts.ThrottledBucket, counts.Throttled - counts.ThrottledBudget - counts.ThrottledBucket),
+            Cosmos = settings.Backend == BackendKind.Cosmos ? new CosmosRequestClass(settings.Cosmos.PriorityLevel?.ToString(), settings.Cosmos.ThroughputBucket) : null,
             Retries = counts.Retries,
             RetryWaitSeconds = Math.Round(counts.RetryWait.TotalSeconds, 3),
             RequestCharge = charge is { } total ? Math.Round(total, 2) : null,

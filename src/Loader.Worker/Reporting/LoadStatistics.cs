@@ -29,6 +29,8 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
     private long _requests;
     private long _answers;
     private long _throttled;
+    private long _throttledBudget;
+    private long _throttledBucket;
     private long _retries;
     private long _retryWaitTicks;
     private long _inFlight;
@@ -166,6 +168,8 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
         if (outcome.ThrottledResponses > 0)
         {
             Interlocked.Add(ref _throttled, outcome.ThrottledResponses);
+            Interlocked.Add(ref _throttledBudget, outcome.BudgetThrottledResponses);
+            Interlocked.Add(ref _throttledBucket, outcome.BucketThrottledResponses);
             metrics.Throttled(outcome.ThrottledResponses);
         }
 
@@ -223,6 +227,8 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
             RowsAlreadyAbsent = Interlocked.Read(ref _rowsAlreadyAbsent),
             PatchOperations = Interlocked.Read(ref _patchOperations),
             ReadReplaceOperations = Interlocked.Read(ref _readReplaceOperations),
+            ThrottledBudget = Interlocked.Read(ref _throttledBudget),
+            ThrottledBucket = Interlocked.Read(ref _throttledBucket),
         };
     }
 }
@@ -248,6 +254,12 @@ internal sealed record LoadCounts(
 {
     /// <summary>Input lines the rejected rows spanned.</summary>
     public long LinesRejected { get; init; }
+
+    /// <summary>Of <see cref="Throttled"/>, those that met the request-unit budget (Cosmos DB sub-status 3200).</summary>
+    public long ThrottledBudget { get; init; }
+
+    /// <summary>Of <see cref="Throttled"/>, those that met the throughput bucket (Cosmos DB sub-status 3212).</summary>
+    public long ThrottledBucket { get; init; }
 
     /// <summary>Bytes of the input read so far, as stored (see <see cref="Inputs.InputProgress"/>).</summary>
     public long InputBytesRead { get; init; }

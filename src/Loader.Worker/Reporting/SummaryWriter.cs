@@ -51,6 +51,15 @@ internal static class SummaryWriter
         var latency = report.LatencyMs;
         text.AppendLine(c, $"  latency ms       p50 {latency.P50:N1}  p90 {latency.P90:N1}  p95 {latency.P95:N1}  p99 {latency.P99:N1}  max {latency.Max:N1}");
         text.AppendLine(c, $"  throttled        {report.Throttled,12:N0}   {report.ThrottledShare:P1} of answers; retries {report.Retries:N0}, waited {report.RetryWaitSeconds:N1} s");
+        if (report.ThrottledBy is { } by && (by.RequestUnitBudget > 0 || by.ThroughputBucket > 0))
+        {
+            text.AppendLine(c, $"    by limit                     3200 RU budget {by.RequestUnitBudget:N0}, 3212 throughput bucket {by.ThroughputBucket:N0}, other {by.Other:N0}");
+        }
+
+        if (report.Cosmos is { } cosmos)
+        {
+            text.AppendLine(c, $"  priority         {cosmos.PriorityLevel ?? "default",12}   throughput bucket {cosmos.ThroughputBucket?.ToString(c) ?? "none"}");
+        }
         var concurrency = report.Concurrency;
         text.AppendLine(c, $"  concurrency      {concurrency.Mode,12}   min {concurrency.Min}, avg {concurrency.Average:N1}, max {concurrency.Max}, final {concurrency.Final} batches in flight");
         if (report.PacedRequestUnitsPerSecond is { } paced)

@@ -28,7 +28,7 @@ internal static class CosmosOutcomes
         var message = Describe(status, response.ErrorMessage);
         if (status == 429)
         {
-            return outcome with { Status = BatchStatus.Throttled, ThrottledResponses = 1, Error = message };
+            return Throttled(outcome, SubStatus(response.Headers)) with { Error = message };
         }
 
         if (IsTransient(status))
@@ -47,7 +47,8 @@ internal static class CosmosOutcomes
 
             if (operationStatus == 429)
             {
-                return outcome with { Status = BatchStatus.Throttled, ThrottledResponses = 1, RetryAfter = operation.RetryAfter, Error = message };
+                // The operation's own sub-status is internal to the SDK; the response carries the failing operation's.
+                return Throttled(outcome, SubStatus(response.Headers)) with { RetryAfter = operation.RetryAfter, Error = message };
             }
 
             if (merging && operationStatus is 404 or 409 or 412)
@@ -100,7 +101,7 @@ internal static class CosmosOutcomes
     public static BatchOutcome FromItems(IReadOnlyList<ResponseMessage> responses, TimeSpan latency, double readCharge, bool merging)
     {
         var charge = readCharge;
-        int throttled = 0, transient = 0;
+        int throttled = 0, transient = 0, budget = 0, bucket = 0;
         TimeSpan? retryAfter = null;
         var applied = new List<int>();
         var failures = new List<OperationFailure>();
@@ -117,6 +118,9 @@ internal static class CosmosOutcomes
             {
                 throttled++;
                 retryAfter = Max(retryAfter, RetryAfter(response.Headers));
+                var subStatus = SubStatus(response.Headers);
+                budget += subStatus == BudgetSubStatus ? 1 : 0;
+                bucket += subStatus == BucketSubStatus ? 1 : 0;
             }
             else if (wasTransient)
             {
@@ -141,6 +145,8 @@ internal static class CosmosOutcomes
             RequestCharge = charge,
             RetryAfter = retryAfter,
             ThrottledResponses = throttled,
+            BudgetThrottledResponses = budget,
+            BucketThrottledResponses = bucket,
             Answers = responses.Count,
             AppliedOperations = applied,
             OperationFailures = failures,
@@ -152,15 +158,15 @@ internal static class CosmosOutcomes
     public static BatchOutcome FromStoredRead(ResponseMessage response)
     {
         var status = (int)response.StatusCode;
-        return new BatchOutcome
+        var outcome = new BatchOutcome
         {
-            Status = status == 429 ? BatchStatus.Throttled : IsTransient(status) ? BatchStatus.Transient : BatchStatus.Failed,
+            Status = IsTransient(status) ? BatchStatus.Transient : BatchStatus.Failed,
             StatusCode = status,
             RequestCharge = response.Headers.RequestCharge,
             RetryAfter = RetryAfter(response.Headers),
-            ThrottledResponses = status == 429 ? 1 : 0,
             Error = "reading the batch's stored items failed: " + Describe(status, response.ErrorMessage),
         };
+        return status == 429 ? Throttled(outcome, SubStatus(response.Headers)) : outcome;
     }
 
     public static BatchOutcome FromException(CosmosException exception, TimeSpan latency)
@@ -178,11 +184,33 @@ internal static class CosmosOutcomes
 
         return status switch
         {
-            429 => outcome with { Status = BatchStatus.Throttled, ThrottledResponses = 1 },
+            429 => Throttled(outcome, exception.SubStatusCode),
             _ when IsTransient(status) => outcome with { Status = BatchStatus.Transient },
             _ => outcome,
         };
     }
+
+    /// <summary>The 429 sub-status of the request-unit budget (the account's, or a partition's).</summary>
+    public const int BudgetSubStatus = 3200;
+
+    /// <summary>The 429 sub-status of the request's throughput bucket.</summary>
+    public const int BucketSubStatus = 3212;
+
+    /// <summary>One throttled answer, counted by the limit its sub-status names.</summary>
+    private static BatchOutcome Throttled(BatchOutcome outcome, int? subStatus) => outcome with
+    {
+        Status = BatchStatus.Throttled,
+        ThrottledResponses = 1,
+        BudgetThrottledResponses = subStatus == BudgetSubStatus ? 1 : 0,
+        BucketThrottledResponses = subStatus == BucketSubStatus ? 1 : 0,
+    };
+
+    /// <summary>
+    /// The service's <c>x-ms-substatus</c>, which says which limit a 429 met; read from the headers, as the SDK keeps
+    /// <c>Headers.SubStatusCode</c> internal.
+    /// </summary>
+    public static int? SubStatus(Headers headers) =>
+        int.TryParse(headers["x-ms-substatus"], System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var subStatus) ? subStatus : null;
 
     private static TimeSpan? Max(TimeSpan? a, TimeSpan? b) => a is null ? b : b is null ? a : a > b ? a : b;
 

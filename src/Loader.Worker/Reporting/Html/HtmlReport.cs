@@ -85,6 +85,7 @@ internal static class HtmlReport
             ("rows/s", report.RowsPerSecond.ToString("N0", s_invariant)),
             ("batches", $"{report.Batches:N0} in {report.Requests:N0} requests"),
             ("throttled", $"{report.Throttled:N0} ({report.ThrottledShare.ToString("P1", s_invariant)})"),
+            ("throttled by limit", $"3200 RU budget {report.ThrottledBy.RequestUnitBudget:N0} · 3212 throughput bucket {report.ThrottledBy.ThroughputBucket:N0} · other {report.ThrottledBy.Other:N0}"),
             ("retries", $"{report.Retries:N0}, waited {report.RetryWaitSeconds:N1} s"),
             ("latency", $"p50 {latency.P50:N1} · p95 {latency.P95:N1} · p99 {latency.P99:N1} ms"),
             ("concurrency", $"{report.Concurrency.Mode}: {report.Concurrency.Min}–{report.Concurrency.Max}, avg {report.Concurrency.Average:N1}"),
@@ -95,6 +96,11 @@ internal static class HtmlReport
         if (report.Merge is { } merge)
         {
             figures.Add(("merged by", $"{merge.Method}: {merge.PatchOperations:N0} patches, {merge.ReadReplaceOperations:N0} read-then-replaces"));
+        }
+
+        if (report.Cosmos is { } cosmos)
+        {
+            figures.Add(("priority", $"{cosmos.PriorityLevel ?? "account default"}, throughput bucket {cosmos.ThroughputBucket?.ToString(s_invariant) ?? "none"}"));
         }
 
         html.Append("<section class=\"figures\">");
