@@ -43,6 +43,7 @@ LOADER_SETTINGS = {
     "Cosmos:PartitionKeyPath", "Cosmos:PartitionKeyPaths", "Cosmos:PathSeparator", "Cosmos:Mode",
     "Cosmos:ConnectionMode", "Cosmos:CreateIfMissing",
     "Cosmos:AutoscaleMaxThroughput", "Cosmos:Throughput", "Cosmos:TrustEmulatorCertificate",
+    "Cosmos:PriorityLevel", "Cosmos:ThroughputBucket", "Cosmos:TimeToLive", "Cosmos:TimeToLiveColumn",
     "Command", "Shards:State", "Shards:Queue", "Shards:By", "Shards:Count", "Shards:TargetBytes",
     "Shards:VisibilityTimeout", "Shards:MaxDequeues", "Shards:RetryDelay", "Shards:PollInterval",
 }
@@ -52,6 +53,7 @@ ENUM_SETTINGS = {
     "LogFormat": {"Auto", "Text", "Json"},
     "Cosmos:Mode": {"TransactionalBatch", "Bulk"},
     "Cosmos:ConnectionMode": {"Direct", "Gateway"},
+    "Cosmos:PriorityLevel": {"High", "Low"},
     "Concurrency": {"Adaptive", "Fixed"},
     "Command": {"Load", "Plan", "Work", "Status"},
     "Shards:By": {"Range", "Key"},

@@ -209,8 +209,8 @@ internal static class CosmosOutcomes
     /// The service's <c>x-ms-substatus</c>, which says which limit a 429 met; read from the headers, as the SDK keeps
     /// <c>Headers.SubStatusCode</c> internal.
     /// </summary>
-    public static int? SubStatus(Headers headers) =>
-        int.TryParse(headers["x-ms-substatus"], System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var subStatus) ? subStatus : null;
+    public static int? SubStatus(Headers? headers) =>
+        int.TryParse(headers?["x-ms-substatus"], System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var subStatus) ? subStatus : null;
 
     private static TimeSpan? Max(TimeSpan? a, TimeSpan? b) => a is null ? b : b is null ? a : a > b ? a : b;
 

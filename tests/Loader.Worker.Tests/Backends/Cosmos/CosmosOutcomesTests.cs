@@ -30,6 +30,17 @@ public sealed class CosmosOutcomesTests
     }
 
     [Theory]
+    [InlineData(3200, 1, 0)]
+    [InlineData(3212, 0, 1)]
+    [InlineData(0, 0, 0)]
+    public void A_429_is_counted_by_the_limit_its_sub_status_names(int subStatus, int budget, int bucket)
+    {
+        var outcome = CosmosOutcomes.FromException(new CosmosException("Request rate is large", (HttpStatusCode)429, subStatus, "a", 0), s_latency);
+
+        Assert.Equal((BatchStatus.Throttled, 1, budget, bucket), (outcome.Status, outcome.ThrottledResponses, outcome.BudgetThrottledResponses, outcome.BucketThrottledResponses));
+    }
+
+    [Theory]
     [InlineData(408)]
     [InlineData(410)]
     [InlineData(449)]
