@@ -51,9 +51,11 @@ public sealed class SettingFailures
                     _messages.Add($"{key} must be {range.Requirement}, was {SettingRange.Format(value)}.");
                 }
             }
-            else if (property.PropertyType.IsEnum && !Enum.IsDefined(property.PropertyType, value!))
+            else if ((Nullable.GetUnderlyingType(property.PropertyType) ?? property.PropertyType) is { IsEnum: true } enumType
+                && value is not null && !Enum.IsDefined(enumType, value))
             {
-                _messages.Add($"{key} '{value}' is not one of {string.Join(", ", Enum.GetNames(property.PropertyType))}.");
+                // An optional enum setting (unset: null) binds any number as well.
+                _messages.Add($"{key} '{value}' is not one of {string.Join(", ", Enum.GetNames(enumType))}.");
             }
         }
     }

@@ -114,6 +114,7 @@ public sealed class CosmosPriorityAndTtlLoadTests(CosmosStandInFixture cosmos) :
         { "Cosmos", "Loader:Cosmos:TimeToLive", "0", "Loader:Cosmos:TimeToLive 0 is not a time to live the service takes" },
         { "Cosmos", "Loader:Cosmos:ThroughputBucket", "0", "Loader:Cosmos:ThroughputBucket must be between 1 and 5, was 0" },
         { "Cosmos", "Loader:Cosmos:PriorityLevel", "Medium", "Loader:Cosmos:PriorityLevel" },
+        { "Cosmos", "Loader:Cosmos:PriorityLevel", "99", "Loader:Cosmos:PriorityLevel '99' is not one of High, Low." },
     };
 
     [Theory]
