@@ -1,5 +1,5 @@
 using Loader.CosmosStandIn;
-using Loader.Worker.Hosting;
+using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 
