@@ -88,6 +88,22 @@ public sealed class CosmosOperationBuilderTests
         Assert.Equal("kept", Body(replace)["b"]!.GetValue<string>());
     }
 
+    [Fact]
+    public async Task Merge_under_a_time_to_live_setting_replaces_the_stored_item_with_the_ttl_rather_than_patching_it()
+    {
+        var options = new CosmosOptions { TimeToLive = 3600 };
+        var builder = new CosmosOperationBuilder(
+            new CosmosItemJson(options.KeyPaths, ".", CosmosItemTimeToLive.Of(options)), new CosmosPatch(".", writesTimeToLive: true));
+        var batch = new EntityBatch("p", [Row("stored", "new")], WriteMode.Merge);
+        using var stored = await StoredAsync(batch, """{"id":"stored","pk":"p","a":"old","b":"kept"}""");
+
+        await using var replace = builder.Build(batch.Entities[0], WriteMode.Merge, stored);
+
+        Assert.Equal(CosmosOperationKind.Replace, replace.Kind);
+        var merged = Body(replace);
+        Assert.Equal(("new", "kept", 3600), (merged["a"]!.GetValue<string>(), merged["b"]!.GetValue<string>(), merged["ttl"]!.GetValue<int>()));
+    }
+
     private async Task<CosmosStoredItems> StoredAsync(EntityBatch batch, string item)
     {
         var container = new ContainerDouble();
