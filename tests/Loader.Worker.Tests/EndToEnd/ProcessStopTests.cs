@@ -84,6 +84,8 @@ public abstract class ProcessStopTests : IDisposable
         settings["Loader:CheckpointInterval"] = "00:00:01";
         settings["Loader:ProgressInterval"] = "00:00:00.1"; // the closer the last line before a checkpoint, the tighter the bound
         settings["Loader:LogFormat"] = "Json";
+        // Paced to last about ten seconds: on a quiet machine the stand-in took 40% of the rows before the first checkpoint.
+        settings["Loader:MaxRowsPerSecond"] = (rows / 10).ToString(CultureInfo.InvariantCulture);
 
         long settledEarlier = 0;
         foreach (var share in new[] { 0.4, 0.6, 0.8 })
@@ -92,6 +94,13 @@ public abstract class ProcessStopTests : IDisposable
             await using (var loader = LoaderProcess.Start(settings))
             {
                 progress = await WhenWrittenAsync(loader, (long)(rows * share) - settledEarlier);
+                // On a quiet machine the stand-in can take this many rows before the first checkpoint (every second).
+                while (!File.Exists(settings["Loader:CheckpointPath"]))
+                {
+                    Assert.False(loader.HasExited, $"the loader exited before it wrote a checkpoint:{Environment.NewLine}{loader.Output}");
+                    await Task.Delay(50, Cancellation);
+                }
+
                 await loader.KillAsync();
             }
 
