@@ -95,11 +95,7 @@ public abstract class ProcessStopTests : IDisposable
             {
                 progress = await WhenWrittenAsync(loader, (long)(rows * share) - settledEarlier);
                 // On a quiet machine the stand-in can take this many rows before the first checkpoint (every second).
-                while (!File.Exists(settings["Loader:CheckpointPath"]))
-                {
-                    Assert.False(loader.HasExited, $"the loader exited before it wrote a checkpoint:{Environment.NewLine}{loader.Output}");
-                    await Task.Delay(50, Cancellation);
-                }
+                await WhenCheckpointedAsync(loader, settings);
 
                 await loader.KillAsync();
             }
@@ -157,11 +153,7 @@ public abstract class ProcessStopTests : IDisposable
         await using (var loader = LoaderProcess.Start(settings))
         {
             await WhenWrittenAsync(loader, rows / 3);
-            while (!File.Exists(settings["Loader:CheckpointPath"]))
-            {
-                Assert.False(loader.HasExited, $"the loader exited before it wrote a checkpoint:{Environment.NewLine}{loader.Output}");
-                await Task.Delay(50, Cancellation);
-            }
+            await WhenCheckpointedAsync(loader, settings);
 
             await loader.KillAsync();
         }
@@ -248,6 +240,16 @@ public abstract class ProcessStopTests : IDisposable
             }
 
             Assert.False(loader.HasExited, $"the loader exited before it wrote {rows:N0} rows:{Environment.NewLine}{loader.Output}");
+            await Task.Delay(50, Cancellation);
+        }
+    }
+
+    /// <summary>Waits until the loader has written its first checkpoint.</summary>
+    private async Task WhenCheckpointedAsync(LoaderProcess loader, Dictionary<string, string?> settings)
+    {
+        while (!File.Exists(settings["Loader:CheckpointPath"]))
+        {
+            Assert.False(loader.HasExited, $"the loader exited before it wrote a checkpoint:{Environment.NewLine}{loader.Output}");
             await Task.Delay(50, Cancellation);
         }
     }
