@@ -8,21 +8,23 @@ namespace Loader.Worker.Tests.Backends.Cosmos;
 /// The adapter contract against a real Cosmos DB for NoSQL endpoint — the Linux emulator or an account — when
 /// <c>COSMOS_ENDPOINT</c> and <c>COSMOS_KEY</c> are set (and <c>COSMOS_TRUST_EMULATOR_CERTIFICATE=true</c> for the
 /// emulator); skipped otherwise. Each test gets its own container in database <c>loader-tests</c>, deleted after.
+/// The contract runs once per connection mode (<see cref="CosmosLiveGatewayContractTests"/>,
+/// <see cref="CosmosLiveDirectContractTests"/>): Direct is the loader's default, and the stand-in speaks Gateway only.
 /// </summary>
-public sealed class CosmosLiveContractTests : AdapterContractTests, IAsyncDisposable
+public abstract class CosmosLiveContractTests(ConnectionMode mode) : AdapterContractTests, IAsyncDisposable
 {
     private static readonly string? s_endpoint = Environment.GetEnvironmentVariable("COSMOS_ENDPOINT");
     private static readonly string? s_key = Environment.GetEnvironmentVariable("COSMOS_KEY");
     private readonly List<(CosmosClient Client, Container Container)> _created = [];
 
-    private static CosmosOptions Options(string container, int? throughput = null) => new()
+    private CosmosOptions Options(string container, int? throughput = null) => new()
     {
         ConnectionString = $"AccountEndpoint={s_endpoint};AccountKey={s_key};",
         Database = "loader-tests",
         Container = container,
         CreateIfMissing = true,
         Throughput = throughput,
-        ConnectionMode = Environment.GetEnvironmentVariable("COSMOS_CONNECTION_MODE") == "Direct" ? CosmosConnectionMode.Direct : CosmosConnectionMode.Gateway,
+        ConnectionMode = mode == ConnectionMode.Direct ? CosmosConnectionMode.Direct : CosmosConnectionMode.Gateway,
         TrustEmulatorCertificate = Environment.GetEnvironmentVariable("COSMOS_TRUST_EMULATOR_CERTIFICATE") == "true",
     };
 
@@ -56,5 +58,13 @@ public sealed class CosmosLiveContractTests : AdapterContractTests, IAsyncDispos
             await container.DeleteContainerStreamAsync();
             client.Dispose();
         }
+
+        GC.SuppressFinalize(this);
     }
 }
+
+/// <summary>The adapter contract against a live endpoint through the gateway.</summary>
+public sealed class CosmosLiveGatewayContractTests() : CosmosLiveContractTests(ConnectionMode.Gateway);
+
+/// <summary>The adapter contract against a live endpoint over Direct (TCP to the replicas), the loader's default mode.</summary>
+public sealed class CosmosLiveDirectContractTests() : CosmosLiveContractTests(ConnectionMode.Direct);
