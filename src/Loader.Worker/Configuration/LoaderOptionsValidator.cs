@@ -70,7 +70,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         {
             failures.AddSection(_tables, options.Tables);
             failures.Bounds(KeyOf(nameof(LoaderOptions.Cosmos)), options.Cosmos);
-            RefuseTimeToLive(options.Cosmos, failures);
+            RefuseCosmosOnlySettings(options.Cosmos, failures);
         }
         else
         {
@@ -86,18 +86,35 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         return Result(failures);
     }
 
-    /// <summary>Table Storage keeps an entity until it is deleted: a time to live set for a Tables load would be silently lost.</summary>
-    private static void RefuseTimeToLive(CosmosOptions cosmos, SettingFailures failures)
+    /// <summary>
+    /// Settings that change what a Cosmos DB load writes or how the service schedules it, which Table Storage has no
+    /// counterpart for: on a Tables load they would be silently dropped (an entity kept forever, a load run at full
+    /// priority against a live table the user meant to spare).
+    /// </summary>
+    private static void RefuseCosmosOnlySettings(CosmosOptions cosmos, SettingFailures failures)
     {
         var section = KeyOf(nameof(LoaderOptions.Cosmos));
+        void Refuse(string name, string why) =>
+            failures.Add($"{section}:{name} is for the Cosmos backend: {why}; remove it or use Loader:Backend=Cosmos.");
+
         if (cosmos.TimeToLive is not null)
         {
-            failures.Add($"{section}:TimeToLive is for the Cosmos backend: Table Storage has no time to live; remove it or use Loader:Backend=Cosmos.");
+            Refuse(nameof(CosmosOptions.TimeToLive), "Table Storage has no time to live");
         }
 
         if (!string.IsNullOrWhiteSpace(cosmos.TimeToLiveColumn))
         {
-            failures.Add($"{section}:TimeToLiveColumn is for the Cosmos backend: Table Storage has no time to live; remove it or use Loader:Backend=Cosmos.");
+            Refuse(nameof(CosmosOptions.TimeToLiveColumn), "Table Storage has no time to live");
+        }
+
+        if (cosmos.PriorityLevel is not null)
+        {
+            Refuse(nameof(CosmosOptions.PriorityLevel), "Table Storage has no priority-based execution");
+        }
+
+        if (cosmos.ThroughputBucket is not null)
+        {
+            Refuse(nameof(CosmosOptions.ThroughputBucket), "Table Storage has no throughput buckets");
         }
     }
 

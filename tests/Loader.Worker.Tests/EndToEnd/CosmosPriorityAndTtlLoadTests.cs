@@ -111,6 +111,8 @@ public sealed class CosmosPriorityAndTtlLoadTests(CosmosStandInFixture cosmos) :
     {
         { "Tables", "Loader:Cosmos:TimeToLive", "60", "Loader:Cosmos:TimeToLive is for the Cosmos backend: Table Storage has no time to live" },
         { "Tables", "Loader:Cosmos:TimeToLiveColumn", "expires", "Loader:Cosmos:TimeToLiveColumn is for the Cosmos backend: Table Storage has no time to live" },
+        { "Tables", "Loader:Cosmos:PriorityLevel", "Low", "Loader:Cosmos:PriorityLevel is for the Cosmos backend: Table Storage has no priority-based execution" },
+        { "Tables", "Loader:Cosmos:ThroughputBucket", "2", "Loader:Cosmos:ThroughputBucket is for the Cosmos backend: Table Storage has no throughput buckets" },
         { "Cosmos", "Loader:Cosmos:TimeToLive", "0", "Loader:Cosmos:TimeToLive 0 is not a time to live the service takes" },
         { "Cosmos", "Loader:Cosmos:ThroughputBucket", "0", "Loader:Cosmos:ThroughputBucket must be between 1 and 5, was 0" },
         { "Cosmos", "Loader:Cosmos:PriorityLevel", "Medium", "Loader:Cosmos:PriorityLevel" },
