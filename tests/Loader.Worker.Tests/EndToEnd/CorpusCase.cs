@@ -12,9 +12,9 @@ namespace Loader.Worker.Tests.EndToEnd;
 /// <remarks>
 /// Expected JSON: <c>settings</c> (the <c>Loader:</c> keys the file is loaded with, besides input, target and
 /// output paths), <c>exitCode</c>, optional <c>outcome</c>, <c>message</c> or <c>messageStartsWith</c>; for loads
-/// that run, <c>report</c> (the five row counts), <c>rejects</c> (<c>line</c>, optional <c>lastLine</c>,
+/// that run, <c>report</c> (the five row counts, and <c>rowsAlreadyAbsent</c> when not 0), <c>rejects</c> (<c>line</c>, optional <c>lastLine</c>,
 /// <c>reason</c> or <c>reasonStartsWith</c>, optional <c>record</c>: when left out, the input's lines from
-/// <c>line</c> to <c>lastLine</c>), <c>superseded</c> (lines of rows replaced by a later one), <c>rows</c> (every
+/// <c>line</c> to <c>lastLine</c>), <c>superseded</c> (lines of rows replaced by a later one), <c>alreadyAbsent</c> (lines of deletes that found nothing), <c>rows</c> (every
 /// entity the table must hold: <c>line</c>, optional <c>lastLine</c>, <c>partitionKey</c>, <c>rowKey</c>,
 /// <c>properties</c>) and optional <c>readUpToLine</c> when the load stops early. Values are JSON strings for
 /// String properties, or <c>{"Int32": 5}</c>, <c>{"Int64": "5"}</c>, <c>{"Double": 2.5}</c>, <c>{"Boolean": true}</c>,
@@ -57,6 +57,9 @@ public sealed record CorpusCase
     public IReadOnlyList<ExpectedReject> Rejects { get; init; } = [];
 
     public IReadOnlyList<long> Superseded { get; init; } = [];
+
+    /// <summary>Lines of rows a delete found nothing to delete for (counted as already absent).</summary>
+    public IReadOnlyList<long> AlreadyAbsent { get; init; } = [];
 
     public IReadOnlyList<ExpectedRow> Rows { get; init; } = [];
 
@@ -126,6 +129,7 @@ public sealed record CorpusCase
             Lines = root.TryGetProperty("lines", out var lines) ? new ExpectedLines(lines.GetProperty("read").GetInt64(), lines.GetProperty("rejected").GetInt64()) : null,
             Rejects = root.TryGetProperty("rejects", out var rejects) ? [.. rejects.EnumerateArray().Select(ReadReject)] : [],
             Superseded = root.TryGetProperty("superseded", out var superseded) ? [.. superseded.EnumerateArray().Select(e => e.GetInt64())] : [],
+            AlreadyAbsent = root.TryGetProperty("alreadyAbsent", out var absent) ? [.. absent.EnumerateArray().Select(e => e.GetInt64())] : [],
             Rows = root.TryGetProperty("rows", out var rows) ? [.. rows.EnumerateArray().Select(ReadRow)] : [],
             ReadUpToLine = root.TryGetProperty("readUpToLine", out var upTo) ? upTo.GetInt64() : null,
             Stderr = root.TryGetProperty("stderr", out var stderr) ? [.. stderr.EnumerateArray().Select(line => line.GetString()!)] : [],
@@ -139,7 +143,8 @@ public sealed record CorpusCase
         report.GetProperty("rowsWritten").GetInt64(),
         report.GetProperty("rowsRejected").GetInt64(),
         report.GetProperty("rowsSuperseded").GetInt64(),
-        report.GetProperty("rowsFailed").GetInt64());
+        report.GetProperty("rowsFailed").GetInt64(),
+        report.TryGetProperty("rowsAlreadyAbsent", out var absent) ? absent.GetInt64() : 0);
 
     private static ExpectedReject ReadReject(JsonElement reject)
     {
@@ -194,8 +199,8 @@ public sealed record CorpusCase
 /// <summary>The report's line counts.</summary>
 public sealed record ExpectedLines(long Read, long Rejected);
 
-/// <summary>The report's row counts.</summary>
-public sealed record ExpectedCounts(long RowsRead, long RowsWritten, long RowsRejected, long RowsSuperseded, long RowsFailed);
+/// <summary>The report's row counts; <see cref="RowsAlreadyAbsent"/> (a delete of a key that names nothing) is optional, 0 when left out.</summary>
+public sealed record ExpectedCounts(long RowsRead, long RowsWritten, long RowsRejected, long RowsSuperseded, long RowsFailed, long RowsAlreadyAbsent = 0);
 
 /// <summary>A line of the rejects file; <see cref="Record"/> null means the input's lines <see cref="Line"/> to <see cref="LastLine"/>.</summary>
 public sealed record ExpectedReject(long Line, long LastLine, string? Reason, string? ReasonStartsWith, string? Record);

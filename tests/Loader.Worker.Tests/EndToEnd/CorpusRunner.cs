@@ -95,9 +95,9 @@ internal static class CorpusRunner
     private static void VerifyCounts(CorpusCase corpus, LoadReport report, string reportPath, Func<string> context)
     {
         var expected = corpus.Report ?? throw new InvalidOperationException($"{corpus.Name}: the expectations give no report counts");
-        var actual = new ExpectedCounts(report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed);
+        var actual = new ExpectedCounts(report.RowsRead, report.RowsWritten, report.RowsRejected, report.RowsSuperseded, report.RowsFailed, report.RowsAlreadyAbsent);
         Check(actual == expected, () => $"counts {actual}, expected {expected}", context);
-        Check(report.RowsRead == report.RowsWritten + report.RowsRejected + report.RowsSuperseded + report.RowsFailed, () => "rowsRead is not the sum of the outcomes", context);
+        Check(report.RowsRead == report.RowsWritten + report.RowsRejected + report.RowsSuperseded + report.RowsFailed + report.RowsAlreadyAbsent, () => "rowsRead is not the sum of the outcomes", context);
         Check(report.Reconciled, () => "the report says it does not reconcile", context);
         if (corpus.Lines is { } lines)
         {
@@ -107,6 +107,7 @@ internal static class CorpusRunner
 
         Check(expected.RowsRejected == corpus.Rejects.Count, () => $"the expectations list {corpus.Rejects.Count} rejects but count {expected.RowsRejected}", context);
         Check(expected.RowsSuperseded == corpus.Superseded.Count, () => $"the expectations list {corpus.Superseded.Count} superseded rows but count {expected.RowsSuperseded}", context);
+        Check(expected.RowsAlreadyAbsent == corpus.AlreadyAbsent.Count, () => $"the expectations list {corpus.AlreadyAbsent.Count} deletes that found nothing but count {expected.RowsAlreadyAbsent}", context);
 
         var written = ReportWriter.Read(reportPath);
         Check(
@@ -236,6 +237,11 @@ internal static class CorpusRunner
         foreach (var line in corpus.Superseded)
         {
             Account(line, line, $"the superseded row of line {line}");
+        }
+
+        foreach (var line in corpus.AlreadyAbsent)
+        {
+            Account(line, line, $"the delete of line {line}, which found nothing");
         }
 
         foreach (var row in corpus.Rows)
