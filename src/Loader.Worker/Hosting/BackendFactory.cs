@@ -1,3 +1,4 @@
+using Azure.Core;
 using Azure.Identity;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
@@ -50,7 +51,9 @@ internal static class BackendFactory
     {
         var tables = options.Tables;
         var clientOptions = TableClientFactory.Options(Math.Max(64, options.MaxParallelBatches * 2), options.Retry.AttemptTimeout);
-        var client = TableClientFactory.Create(tables, clientOptions, () => new DefaultAzureCredential());
-        return new TablesAdapter(client, tables.CreateTable, timeProvider);
+        var credential = new Lazy<TokenCredential>(() => new DefaultAzureCredential());
+        var client = TableClientFactory.Create(tables, clientOptions, () => credential.Value);
+        var sender = TableClientFactory.CreateSender(tables, client, clientOptions, () => credential.Value, timeProvider);
+        return new TablesAdapter(client, tables.CreateTable, timeProvider, sender);
     }
 }

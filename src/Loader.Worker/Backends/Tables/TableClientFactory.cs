@@ -1,6 +1,9 @@
 using Azure;
 using Azure.Core;
+using System.Data.Common;
+using Azure.Core.Pipeline;
 using Azure.Data.Tables;
+using Azure.Data.Tables.Sas;
 using Loader.Worker.Storage;
 
 namespace Loader.Worker.Backends.Tables;
@@ -29,6 +32,70 @@ internal static class TableClientFactory
         options.Audience = AudienceFor(endpoint);
         return new TableClient(endpoint, tables.Table, credential(), options);
     }
+
+    /// <summary>
+    /// What sends the batches when <c>Loader:Tables:Writer</c> is <see cref="TableWriter.Direct"/>: a pipeline built from
+    /// the same <paramref name="options"/> as <paramref name="client"/> (one connection pool, no retries, the headers
+    /// policy), signed as the settings say. Null when the batches go through the client itself: the Sdk writer, or a
+    /// Cosmos DB for Table endpoint (whose account keys sign no shared access signature the loader could use).
+    /// </summary>
+    public static TableTransactionSender? CreateSender(
+        TablesOptions tables, TableClient client, TableClientOptions options, Func<TokenCredential> credential, TimeProvider timeProvider)
+    {
+        var endpoint = tables.ServiceEndpoint();
+        if (tables.Writer == TableWriter.Sdk || IsCosmos(endpoint))
+        {
+            return null;
+        }
+
+        TableSignature signature;
+        if (!string.IsNullOrWhiteSpace(tables.Endpoint))
+        {
+            if (TablesOptions.SplitSignature(tables.Endpoint).Signature is not { } given)
+            {
+                var bearer = new BearerTokenAuthenticationPolicy(credential(), ScopeFor(endpoint));
+                return new TableTransactionSender(HttpPipelineBuilder.Build(options, [], [bearer], new ResponseClassifier()), endpoint, tables.Table, null);
+            }
+
+            signature = TableSignature.Given(given);
+        }
+        else if (SharedAccessSignature(tables.EffectiveConnectionString) is { } given)
+        {
+            signature = TableSignature.Given(given);
+        }
+        else
+        {
+            // An account key: the client signs a table SAS with it (the SDK's TableSasBuilder), so no request needs an HMAC.
+            signature = TableSignature.FromKey(
+                expiresOn => client.GenerateSasUri(TableSasPermissions.Add | TableSasPermissions.Update | TableSasPermissions.Delete, expiresOn).Query,
+                timeProvider);
+        }
+
+        return new TableTransactionSender(HttpPipelineBuilder.Build(options, [], [], new ResponseClassifier()), endpoint, tables.Table, signature);
+    }
+
+    /// <summary>The <c>SharedAccessSignature</c> of a connection string, if it has one (then it has no account key).</summary>
+    private static string? SharedAccessSignature(string connectionString)
+    {
+        var builder = new DbConnectionStringBuilder { ConnectionString = connectionString };
+        return builder.TryGetValue("SharedAccessSignature", out var signature) && signature is string { Length: > 0 } text ? text : null;
+    }
+
+    /// <summary>
+    /// Cosmos DB for Table, as the SDK tells it: a <c>table.cosmos</c> (or older <c>table.cosmosdb</c>) host, or the
+    /// emulator on localhost at a port other than Azurite's 10002.
+    /// </summary>
+    public static bool IsCosmos(Uri endpoint) =>
+        endpoint.Host.Contains(".table.cosmos", StringComparison.OrdinalIgnoreCase)
+        || (endpoint.Host.Equals("localhost", StringComparison.OrdinalIgnoreCase) && endpoint.Port != 10002);
+
+    /// <summary>The Entra ID scope of Azure Storage in the endpoint's cloud (<see cref="AudienceFor"/>).</summary>
+    public static string ScopeFor(Uri endpoint) => AudienceFor(endpoint) switch
+    {
+        var audience when audience == TableAudience.AzureChina => "https://storage.azure.cn/.default",
+        var audience when audience == TableAudience.AzureGovernment => "https://storage.azure.us/.default",
+        _ => "https://storage.azure.com/.default",
+    };
 
     /// <summary>
     /// One attempt per call: the SDK's retries are off, so every throttled answer reaches the loader, which counts it

@@ -1,12 +1,11 @@
 using System.Globalization;
-using System.Text.Json;
 using Azure;
 using Azure.Data.Tables;
 using Loader.Abstractions;
 
 namespace Loader.Worker.Backends.Tables;
 
-/// <summary>Classifies the Table service's answer to a transaction, as the SDK reports it, into a <see cref="BatchOutcome"/>.</summary>
+/// <summary>Classifies the Table service's answer to a transaction, as the SDK reports it or as read from the answer itself, into a <see cref="BatchOutcome"/>.</summary>
 internal static class TableOutcomes
 {
     public static BatchOutcome Written(Response response, TableResponseHeaders? headers, TimeSpan latency) =>
@@ -20,16 +19,35 @@ internal static class TableOutcomes
     {
         var answer = exception.GetRawResponse();
         var own = answer is null ? default : TableResponseHeaders.Read(answer.Headers);
-        var (code, message) = ServiceError(answer, exception.ErrorCode, exception.Message);
-        var status = exception.Status;
+        var (code, text) = answer?.Content is { } content ? TableServiceError.Read(content.ToMemory().Span) : ("", "");
+        code = code.Length > 0 ? code : exception.ErrorCode ?? "";
+        if (text.Length == 0)
+        {
+            // A refused operation's exception carries no response of its own; its message starts with the service's.
+            text = TableServiceError.FirstLine(answer is null ? exception.Message : answer.ReasonPhrase);
+        }
+
+        var (index, message) = TableServiceError.SplitIndex(text);
+        var headers = new TableResponseHeaders(whole?.RequestCharge ?? own.RequestCharge, own.RetryAfter ?? whole?.RetryAfter);
+        var operation = exception is TableTransactionFailedException failed ? failed.FailedTransactionActionIndex ?? index : (int?)null;
+        return Refused(exception.Status, code, message, operation, exception is TableTransactionFailedException, headers, batch, latency);
+    }
+
+    /// <summary>
+    /// The service refused the request as a whole (<paramref name="operationFailed"/> false), or one operation of its
+    /// change set, at <paramref name="index"/> when the service named it.
+    /// </summary>
+    public static BatchOutcome Refused(
+        int status, string code, string message, int? index, bool operationFailed, TableResponseHeaders headers, EntityBatch batch, TimeSpan latency)
+    {
         var outcome = new BatchOutcome
         {
             Status = BatchStatus.Failed,
             StatusCode = status,
             Latency = latency,
-            RequestCharge = whole?.RequestCharge ?? own.RequestCharge,
-            RetryAfter = own.RetryAfter ?? whole?.RetryAfter,
-            Error = Describe(status, code, message.Text),
+            RequestCharge = headers.RequestCharge,
+            RetryAfter = headers.RetryAfter,
+            Error = Describe(status, code, message),
         };
 
         if (IsThrottling(status, code))
@@ -43,15 +61,14 @@ internal static class TableOutcomes
         }
 
         // The index names the row to blame, except when the request as a whole is wrong (a missing table, say).
-        var index = (exception as TableTransactionFailedException)?.FailedTransactionActionIndex ?? message.Index;
-        var rowSpecific = exception is TableTransactionFailedException
+        var rowSpecific = operationFailed
             && index is { } i && i >= 0 && i < batch.Entities.Count
             && code is not ("TableNotFound" or "AuthorizationFailure" or "AuthenticationFailed");
         return rowSpecific
             ? outcome with
             {
                 Status = BatchStatus.OperationsRejected,
-                OperationFailures = [new OperationFailure(index!.Value, status, code, message.Text)],
+                OperationFailures = [new OperationFailure(index!.Value, status, code, message)],
             }
             : outcome;
     }
@@ -64,47 +81,5 @@ internal static class TableOutcomes
     {
         var what = string.IsNullOrEmpty(code) ? status.ToString(CultureInfo.InvariantCulture) : $"{status} {code}";
         return string.IsNullOrEmpty(message) ? what : $"{what}: {message}";
-    }
-
-    /// <summary>
-    /// The service's code and the first line of its message from the OData error body (the SDK's exception message
-    /// adds the whole body and every header, too much for a reject reason). A failed operation's message starts with
-    /// its index, <c>"3:The specified entity already exists."</c>; it is split off.
-    /// </summary>
-    private static (string Code, (int? Index, string Text) Message) ServiceError(Response? answer, string? sdkCode, string sdkMessage)
-    {
-        string code = sdkCode ?? "", text = "";
-        try
-        {
-            if (answer?.Content is { } content && content.ToMemory().Length > 0)
-            {
-                using var document = JsonDocument.Parse(content.ToMemory());
-                if (document.RootElement.TryGetProperty("odata.error", out var error))
-                {
-                    code = error.TryGetProperty("code", out var codeElement) ? codeElement.GetString() ?? code : code;
-                    text = error.TryGetProperty("message", out var messageElement) && messageElement.ValueKind == JsonValueKind.Object
-                        && messageElement.TryGetProperty("value", out var value)
-                        ? value.GetString() ?? ""
-                        : "";
-                }
-            }
-        }
-        catch (JsonException)
-        {
-            // Not JSON (an XML error or a proxy's page): the status and code are what there is.
-        }
-
-        if (text.Length == 0)
-        {
-            // A refused operation's exception carries no response of its own; its message starts with the service's.
-            text = answer is null ? sdkMessage : answer.ReasonPhrase;
-        }
-
-        var newline = text.IndexOf('\n', StringComparison.Ordinal);
-        text = (newline < 0 ? text : text[..newline]).Trim();
-        var colon = text.IndexOf(':', StringComparison.Ordinal);
-        return colon > 0 && int.TryParse(text.AsSpan(0, colon), NumberStyles.None, CultureInfo.InvariantCulture, out var index)
-            ? (code, (index, text[(colon + 1)..].Trim()))
-            : (code, (null, text));
     }
 }

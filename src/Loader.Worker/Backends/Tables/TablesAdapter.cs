@@ -18,12 +18,15 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
     private readonly bool _createTable;
     private readonly TimeProvider _timeProvider;
     private readonly TableEntityRules _rules;
+    private readonly TableTransactionSender? _sender;
 
     /// <param name="client">A client whose options came from <see cref="TableClientFactory.Options"/> (no retries, the headers policy).</param>
     /// <param name="createTable">Whether <see cref="PrepareAsync"/> creates a missing table, or only checks that it is there.</param>
     /// <param name="timeProvider">Measures each attempt's latency.</param>
-    public TablesAdapter(TableClient client, bool createTable, TimeProvider timeProvider)
+    /// <param name="sender">Sends the batches instead of <paramref name="client"/> (<see cref="TableClientFactory.CreateSender"/>); null: the client's <see cref="TableClient.SubmitTransactionAsync"/>.</param>
+    public TablesAdapter(TableClient client, bool createTable, TimeProvider timeProvider, TableTransactionSender? sender = null)
     {
+        _sender = sender;
         _client = client;
         _createTable = createTable;
         _timeProvider = timeProvider;
@@ -70,11 +73,16 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
 
     public async Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken)
     {
-        var actions = TableEntities.Actions(batch);
         var headers = ResponseHeadersPolicy.Capture();
         var started = _timeProvider.GetTimestamp();
         try
         {
+            if (_sender is not null)
+            {
+                return await _sender.SendAsync(batch, () => _timeProvider.GetElapsedTime(started), cancellationToken).ConfigureAwait(false);
+            }
+
+            var actions = TableEntities.Actions(batch);
             var response = await _client.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
             return TableOutcomes.Written(response.GetRawResponse(), headers.Value, _timeProvider.GetElapsedTime(started));
         }
