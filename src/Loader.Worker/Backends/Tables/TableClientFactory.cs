@@ -65,9 +65,13 @@ internal static class TableClientFactory
         }
         else
         {
-            // An account key: the client signs a table SAS with it (the SDK's TableSasBuilder), so no request needs an HMAC.
+            // An account key: an account SAS for entities (the SDK's own builder) signs the requests, so none needs an HMAC.
+            var service = new TableServiceClient(tables.EffectiveConnectionString);
             signature = TableSignature.FromKey(
-                expiresOn => client.GenerateSasUri(TableSasPermissions.Add | TableSasPermissions.Update | TableSasPermissions.Delete, expiresOn).Query,
+                expiresOn => service.GenerateSasUri(
+                    TableAccountSasPermissions.Add | TableAccountSasPermissions.Update | TableAccountSasPermissions.Delete,
+                    TableAccountSasResourceTypes.Object,
+                    expiresOn).Query,
                 timeProvider);
         }
 
