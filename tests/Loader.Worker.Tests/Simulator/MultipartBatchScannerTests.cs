@@ -27,6 +27,22 @@ public sealed class MultipartBatchScannerTests
         }
     }
 
+    [Theory]
+    [InlineData(WriteMode.Upsert, "PUT")]
+    [InlineData(WriteMode.Merge, "MERGE")]
+    [InlineData(WriteMode.Insert, "POST")]
+    public void Counts_sizes_and_keys_the_operations_of_a_direct_writers_batch(WriteMode mode, string method)
+    {
+        const string Key = "O'Brien 100% Zürich";
+        LoadEntity[] entities = [Entity(Key, "a", 0), Entity(Key, "b", 1016), Entity(Key, "c", 5000)];
+
+        var scan = MultipartBatchScanner.Scan(Body(Batch(mode, entities), writer: Worker.Backends.Tables.TableWriter.Direct));
+
+        Assert.Equal(entities.Select(entity => BodyBytes(entity) - (Encoding.UTF8.GetByteCount(JsonEncodedKey(Key)) - Encoding.UTF8.GetByteCount(Key))), scan.Operations.Select(operation => operation.BodyBytes));
+        Assert.All(scan.Operations, operation => Assert.Equal(method, operation.Method));
+        Assert.Equal(Key, scan.PartitionKey);
+    }
+
     [Fact]
     public void Counts_a_full_batch_of_a_hundred()
     {
@@ -118,4 +134,7 @@ public sealed class MultipartBatchScannerTests
         Assert.Empty(scan.Operations);
         Assert.Null(scan.PartitionKey);
     }
+
+    /// <summary>The key as the SDK's JSON escapes it (the Direct writer keeps non-ASCII as UTF-8).</summary>
+    private static string JsonEncodedKey(string key) => System.Text.Json.JsonSerializer.Serialize(key)[1..^1];
 }

@@ -29,17 +29,16 @@ internal static class SimulatorBatches
     public static EntityBatch Batch(WriteMode mode, params LoadEntity[] entities) =>
         new(entities[0].PartitionKey, entities, mode);
 
-    /// <summary>The multipart body the loader's adapter sends for <paramref name="batch"/>, caught before it leaves.</summary>
-    public static byte[] Body(EntityBatch batch, string endpoint = "http://127.0.0.1:10102/devstoreaccount1", string table = "flights")
+    /// <summary>The multipart body the loader's adapter sends for <paramref name="batch"/> with <paramref name="writer"/>, caught before it leaves.</summary>
+    public static byte[] Body(EntityBatch batch, string endpoint = "http://127.0.0.1:10102/devstoreaccount1", string table = "flights", TableWriter writer = TableWriter.Sdk)
     {
         var capture = new CapturingHandler();
         var options = new TableClientOptions { Transport = new HttpClientTransport(capture) };
         options.Retry.MaxRetries = 0;
-        var client = new TableClient(
-            Infrastructure.AzuriteProcess.ConnectionStringAt(endpoint),
-            table,
-            options);
-        var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System);
+        var tables = new TablesOptions { ConnectionString = Infrastructure.AzuriteProcess.ConnectionStringAt(endpoint), Table = table, Writer = writer };
+        Func<Azure.Core.TokenCredential> noCredential = () => throw new InvalidOperationException("no credential here");
+        var client = TableClientFactory.Create(tables, options, noCredential);
+        var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System, TableClientFactory.CreateSender(tables, client, options, noCredential, TimeProvider.System));
         _ = adapter.WriteBatchAsync(batch, CancellationToken.None).GetAwaiter().GetResult();
         return capture.Body ?? throw new InvalidOperationException("the adapter sent nothing");
     }

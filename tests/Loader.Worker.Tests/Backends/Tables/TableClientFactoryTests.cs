@@ -3,32 +3,36 @@ using Azure.Core;
 using Azure.Core.Pipeline;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Tables;
+using Microsoft.Extensions.Time.Testing;
 
 namespace Loader.Worker.Tests.Backends.Tables;
 
 /// <summary>
 /// Each way of signing in reaches the service as it should: Entra ID tokens for the audience of the endpoint's
-/// service (Storage or Cosmos DB for Table), a shared access signature on the URL and no Authorization header.
-/// The endpoints are named, never reached: a handler stands in for the network and records the requests.
+/// service (Storage or Cosmos DB for Table), a shared access signature on the URL and no Authorization header, with
+/// either writer; an account key signs a shared access signature for the Direct writer, renewed before it expires.
+/// The endpoints are named, never reached: a handler stands in for the network and records the requests. (Entra ID
+/// itself cannot run here: a recording credential stands in for it.)
 /// </summary>
 public sealed class TableClientFactoryTests
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
 
     [Theory]
-    [InlineData("https://acme.table.core.windows.net", "https://storage.azure.com/.default")]
-    [InlineData("https://acme.table.cosmos.azure.com", "https://cosmos.azure.com/.default")]
-    [InlineData("https://acme.table.core.usgovcloudapi.net", "https://storage.azure.us/.default")]
-    [InlineData("https://acme.table.core.chinacloudapi.cn", "https://storage.azure.cn/.default")]
-    public async Task A_token_is_asked_for_the_audience_of_the_endpoints_service(string endpoint, string scope)
+    [InlineData("https://acme.table.core.windows.net", "https://storage.azure.com/.default", "Direct")]
+    [InlineData("https://acme.table.cosmos.azure.com", "https://cosmos.azure.com/.default", "Direct")]
+    [InlineData("https://acme.table.core.usgovcloudapi.net", "https://storage.azure.us/.default", "Direct")]
+    [InlineData("https://acme.table.core.chinacloudapi.cn", "https://storage.azure.cn/.default", "Direct")]
+    [InlineData("https://acme.table.core.windows.net", "https://storage.azure.com/.default", "Sdk")]
+    [InlineData("https://acme.table.cosmos.azure.com", "https://cosmos.azure.com/.default", "Sdk")]
+    [InlineData("https://acme.table.core.usgovcloudapi.net", "https://storage.azure.us/.default", "Sdk")]
+    [InlineData("https://acme.table.core.chinacloudapi.cn", "https://storage.azure.cn/.default", "Sdk")]
+    public async Task A_token_is_asked_for_the_audience_of_the_endpoints_service(string endpoint, string scope, string writer)
     {
         var credential = new RecordingCredential();
         var handler = new RecordingHandler();
 
-        var adapter = new TablesAdapter(
-            TableClientFactory.Create(new TablesOptions { Endpoint = endpoint, Table = "flights" }, Options(handler), () => credential),
-            createTable: false,
-            TimeProvider.System);
+        var adapter = Adapter(new TablesOptions { Endpoint = endpoint, Table = "flights", Writer = Enum.Parse<TableWriter>(writer) }, handler, () => credential);
         var outcome = await adapter.WriteBatchAsync(Batch(), _cancellation);
 
         Assert.Equal(BatchStatus.Written, outcome.Status);
@@ -36,24 +40,50 @@ public sealed class TableClientFactoryTests
         Assert.Equal("Bearer token-for-" + scope, handler.Authorization);
     }
 
-    [Fact]
-    public async Task A_shared_access_signature_on_the_endpoint_goes_on_every_request_and_signs_nothing_else()
+    [Theory]
+    [InlineData("Direct")]
+    [InlineData("Sdk")]
+    public async Task A_shared_access_signature_on_the_endpoint_goes_on_every_request_and_signs_nothing_else(string writer)
     {
         var handler = new RecordingHandler();
 
-        var adapter = new TablesAdapter(
-            TableClientFactory.Create(
-                new TablesOptions { Endpoint = "https://acme.table.core.windows.net/?sv=2024-08-04&ss=t&sig=c2lnbmF0dXJl", Table = "flights" },
-                Options(handler),
-                () => throw new InvalidOperationException("a SAS needs no credential")),
-            createTable: false,
-            TimeProvider.System);
+        var adapter = Adapter(
+            new TablesOptions { Endpoint = "https://acme.table.core.windows.net/?sv=2024-08-04&ss=t&sig=c2lnbmF0dXJl", Table = "flights", Writer = Enum.Parse<TableWriter>(writer) },
+            handler,
+            () => throw new InvalidOperationException("a SAS needs no credential"));
         var outcome = await adapter.WriteBatchAsync(Batch(), _cancellation);
 
         Assert.Equal(BatchStatus.Written, outcome.Status);
         Assert.Contains("sig=c2lnbmF0dXJl", handler.Uri!.Query, StringComparison.Ordinal);
         Assert.Equal("/$batch", handler.Uri.AbsolutePath);
         Assert.Null(handler.Authorization);
+    }
+
+    [Fact]
+    public async Task An_account_key_signs_a_shared_access_signature_that_is_renewed_before_it_expires_and_no_request_carries_the_keys_hmac()
+    {
+        var handler = new RecordingHandler();
+        var clock = new FakeTimeProvider(new DateTimeOffset(2026, 11, 25, 6, 0, 0, TimeSpan.Zero));
+        var tables = new TablesOptions { ConnectionString = Infrastructure.AzuriteProcess.ConnectionStringAt("https://acme.table.core.windows.net"), Table = "flights" };
+
+        var adapter = Adapter(tables, handler, () => throw new InvalidOperationException("a key needs no credential"), clock);
+        async Task<string> ExpiryAsync()
+        {
+            Assert.Equal(BatchStatus.Written, (await adapter.WriteBatchAsync(Batch(), _cancellation)).Status);
+            Assert.Null(handler.Authorization);
+            Assert.Contains("sig=", handler.Uri!.Query, StringComparison.Ordinal);
+            return System.Web.HttpUtility.ParseQueryString(handler.Uri.Query)["se"]!;
+        }
+
+        var first = await ExpiryAsync();
+        clock.Advance(TableSignature.Lifetime - TableSignature.RenewBefore - TimeSpan.FromMinutes(1));
+        var later = await ExpiryAsync();
+        clock.Advance(TimeSpan.FromMinutes(2));
+        var renewed = await ExpiryAsync();
+
+        Assert.Equal("2026-11-25T07:00:00Z", first);
+        Assert.Equal(first, later);
+        Assert.Equal("2026-11-25T07:41:00Z", renewed);
     }
 
     [Fact]
@@ -79,6 +109,15 @@ public sealed class TableClientFactoryTests
 
     private static EntityBatch Batch() =>
         new("p", [new LoadEntity("p", "r", [EntityProperty.FromString("d", "x")], new RowOrigin(1, 2))], WriteMode.Upsert);
+
+    private static TablesAdapter Adapter(TablesOptions tables, RecordingHandler handler, Func<TokenCredential> credential, TimeProvider? clock = null)
+    {
+        var options = Options(handler);
+        var client = TableClientFactory.Create(tables, options, credential);
+        var sender = TableClientFactory.CreateSender(tables, client, options, credential, clock ?? TimeProvider.System);
+        Assert.Equal(tables.Writer == TableWriter.Direct && !TableClientFactory.IsCosmos(tables.ServiceEndpoint()), sender is not null);
+        return new TablesAdapter(client, createTable: false, clock ?? TimeProvider.System, sender);
+    }
 
     private static Azure.Data.Tables.TableClientOptions Options(RecordingHandler handler)
     {

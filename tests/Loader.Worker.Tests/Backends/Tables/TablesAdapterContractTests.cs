@@ -5,11 +5,17 @@ using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.Backends.Tables;
 
-/// <summary>The adapter contract for Table Storage, against a real Azurite (throttling: the simulator in front of it).</summary>
-public sealed class TablesAdapterContractTests(AzuriteFixture azurite) : AdapterContractTests, IAsyncDisposable
+/// <summary>
+/// The adapter contract for Table Storage, against a real Azurite (throttling: the simulator in front of it), run once
+/// for each <see cref="TableWriter"/> by its subclass.
+/// </summary>
+public abstract class TablesAdapterContractTests(AzuriteFixture azurite) : AdapterContractTests, IAsyncDisposable
 {
     private readonly List<IAsyncDisposable> _owned = [];
     private readonly Dictionary<IBackendAdapter, string> _tables = [];
+
+    /// <summary>The writer the adapters under test send batches with.</summary>
+    internal abstract TableWriter Writer { get; }
 
     protected override async Task<IBackendAdapter> CreateAdapterAsync() => await CreateAsync(azurite.ConnectionString);
 
@@ -42,8 +48,13 @@ public sealed class TablesAdapterContractTests(AzuriteFixture azurite) : Adapter
     private async Task<IBackendAdapter> CreateAsync(string connectionString)
     {
         var table = AzuriteFixture.UniqueTableName("contract");
-        var client = TableClientFactory.Create(new TablesOptions { ConnectionString = connectionString, Table = table }, TableClientFactory.Options(64, TimeSpan.FromSeconds(30)), () => throw new InvalidOperationException("no credential here"));
-        var adapter = new TablesAdapter(client, createTable: true, TimeProvider.System);
+        var tables = new TablesOptions { ConnectionString = connectionString, Table = table, Writer = Writer };
+        var options = TableClientFactory.Options(64, TimeSpan.FromSeconds(30));
+        Func<Azure.Core.TokenCredential> noCredential = () => throw new InvalidOperationException("no credential here");
+        var client = TableClientFactory.Create(tables, options, noCredential);
+        var sender = TableClientFactory.CreateSender(tables, client, options, noCredential, TimeProvider.System);
+        Assert.Equal(Writer == TableWriter.Direct, sender is not null);
+        var adapter = new TablesAdapter(client, createTable: true, TimeProvider.System, sender);
         await adapter.PrepareAsync(Cancellation);
         _tables[adapter] = table;
         return adapter;
@@ -61,5 +72,7 @@ public sealed class TablesAdapterContractTests(AzuriteFixture azurite) : Adapter
         {
             await owned.DisposeAsync();
         }
+
+        GC.SuppressFinalize(this);
     }
 }
