@@ -58,6 +58,7 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
                 variant.RowsPerSecondTarget!.Value,
                 AtLeast: true))
             .ToList();
+        targets.AddRange(RestTargets(samples));
         Print(samples, targets, valid);
 
         bench.Finish(loadAverage => new InstantResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, targets, valid, loadAverage));
@@ -83,6 +84,31 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
         return sample;
     }
 
+    /// <summary>
+    /// Issue #29's bar for the default (Direct) writer beside the REST client in the same run: at least its rows/s, and
+    /// at most 20 µs of CPU per row. None without a baseline.
+    /// </summary>
+    private static IEnumerable<TargetCheck> RestTargets(IReadOnlyList<InstantSample> samples)
+    {
+        var direct = samples.Where(s => s.Loader == TableInstantEndpoint.SdkName).ToList();
+        var rest = samples.Where(s => s.Loader == TableInstantEndpoint.BaselineName).ToList();
+        if (direct.Count == 0 || rest.Count == 0)
+        {
+            yield break;
+        }
+
+        yield return new TargetCheck(
+            "Direct / REST rows/s (medians)",
+            Math.Round(Statistics.Median(direct.Select(s => s.RowsPerSecond)) / Statistics.Median(rest.Select(s => s.RowsPerSecond)), 2),
+            1.0,
+            AtLeast: true);
+        yield return new TargetCheck(
+            $"{TableInstantEndpoint.SdkName} CPU µs/row (median)",
+            Math.Round(Statistics.Median(direct.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN)), 2),
+            20,
+            AtLeast: false);
+    }
+
     private void Print(IReadOnlyList<InstantSample> samples, IReadOnlyList<TargetCheck> targets, bool valid)
     {
         output.WriteLine("## Results");
@@ -104,20 +130,24 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
         }
 
         medians.Write(output);
-        var sdk = samples.Where(s => s.Loader == TableInstantEndpoint.SdkName).ToList();
         var rest = samples.Where(s => s.Loader == TableInstantEndpoint.BaselineName).ToList();
-        if (rest.Count > 0)
+        foreach (var (name, label) in new[] { (TableInstantEndpoint.SdkName, "Direct / REST"), (TableInstantEndpoint.SdkWriterName, "Sdk / REST") })
         {
-            var speed = Statistics.Median(sdk.Select(s => s.RowsPerSecond)) / Statistics.Median(rest.Select(s => s.RowsPerSecond));
-            var cpu = Statistics.Median(sdk.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN)) / Statistics.Median(rest.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN));
-            output.WriteLine(Invariant($"SDK / REST: rows/s {speed:N2}, CPU per row {cpu:N2}"));
-            output.WriteLine();
+            var build = samples.Where(s => s.Loader == name).ToList();
+            if (rest.Count > 0 && build.Count > 0)
+            {
+                var speed = Statistics.Median(build.Select(s => s.RowsPerSecond)) / Statistics.Median(rest.Select(s => s.RowsPerSecond));
+                var cpu = Statistics.Median(build.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN)) / Statistics.Median(rest.Select(s => s.CpuMicrosecondsPerRow ?? double.NaN));
+                output.WriteLine(Invariant($"{label}: rows/s {speed:N2}, CPU per row {cpu:N2}"));
+            }
         }
+
+        output.WriteLine();
 
         var checks = new MarkdownTable("target", "value", "target", "result");
         foreach (var target in targets)
         {
-            checks.Add(target.Name, Format.Number(target.Value), target.Target, valid ? target.Result : "INVALID");
+            checks.Add(target.Name, Format.Number(target.Value, target.Value < 100 ? 2 : 0), target.Target, valid ? target.Result : "INVALID");
         }
 
         checks.Write(output);
