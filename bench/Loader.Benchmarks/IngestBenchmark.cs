@@ -41,9 +41,9 @@ internal sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
             [
                 () => MeasureLoaderAsync(bench.Data, folder, number, cancellationToken),
                 () => MeasureDirectAsync("raw batch ceiling", bench.Data.DistinctKeys, settings.Parallel, number,
-                    (client, token) => RawBatchCeiling.WriteAsync(client, prepared.Batches, settings.Parallel, token), cancellationToken),
+                    (client, adapter, token) => RawBatchCeiling.WriteAsync(adapter, prepared.Batches, settings.Parallel, token), cancellationToken),
                 () => MeasureDirectAsync("one request per row", perRowKeys, PerRowBaseline.InFlight, number,
-                    (client, token) => PerRowBaseline.WriteAsync(client, perRowEntities, token), cancellationToken),
+                    (client, adapter, token) => PerRowBaseline.WriteAsync(client, perRowEntities, token), cancellationToken),
             ];
 
             // Each repeat starts with another phase, so a machine growing busier or quieter favours none of them.
@@ -115,21 +115,22 @@ internal sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
     }
 
     private async Task<Measurement> MeasureDirectAsync(
-        string name, long expected, int inFlight, int repeat, Func<TableClient, CancellationToken, Task<WriteTiming>> write, CancellationToken cancellationToken)
+        string name, long expected, int inFlight, int repeat, Func<TableClient, TablesAdapter, CancellationToken, Task<WriteTiming>> write, CancellationToken cancellationToken)
     {
         await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
 
-        // The loader sizes its connection pool the same way.
-        var client = TableClientFactory.Create(
-            new TablesOptions { ConnectionString = azurite.ConnectionString, Table = FlightSchema.Table },
-            TableClientFactory.Options(Math.Max(64, inFlight * 2), new RetryOptions().AttemptTimeout),
-            () => throw new InvalidOperationException("the benchmark signs in with the emulator's key"));
+        // The loader sizes its connection pool the same way, and writes with its default writer.
+        var tables = new TablesOptions { ConnectionString = azurite.ConnectionString, Table = FlightSchema.Table };
+        var options = TableClientFactory.Options(Math.Max(64, inFlight * 2), new RetryOptions().AttemptTimeout);
+        Func<Azure.Core.TokenCredential> noCredential = () => throw new InvalidOperationException("the benchmark signs in with the emulator's key");
+        var client = TableClientFactory.Create(tables, options, noCredential);
+        var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System, TableClientFactory.CreateSender(tables, client, options, noCredential, TimeProvider.System));
         await client.CreateIfNotExistsAsync(cancellationToken);
 
         // The prepared input is a large heap: collect it now, so no full collection lands inside the timed part.
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
         var azuriteCpu = new CpuMeter(AzuritePid(azurite));
-        var timing = await write(client, cancellationToken);
+        var timing = await write(client, adapter, cancellationToken);
         var azuriteCores = azuriteCpu.CoresUsed();
         var measurement = await VerifyAsync(azurite, repeat, new Measurement
         {

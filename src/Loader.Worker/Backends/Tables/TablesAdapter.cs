@@ -5,8 +5,9 @@ using Loader.Abstractions;
 namespace Loader.Worker.Backends.Tables;
 
 /// <summary>
-/// Writes each batch as one entity group transaction (<see cref="TableClient.SubmitTransactionAsync"/>) to Azure
-/// Table Storage, Azurite or Cosmos DB for Table. One attempt per call: the client's retries are off
+/// Writes each batch as one entity group transaction to Azure Table Storage, Azurite or Cosmos DB for Table: through a
+/// <see cref="TableTransactionSender"/> when it has one (<c>Loader:Tables:Writer=Direct</c>), else through
+/// <see cref="TableClient.SubmitTransactionAsync"/>. One attempt per call: the pipeline's retries are off
 /// (<see cref="TableClientFactory.Options"/>), and whatever the service answered comes back as a <see cref="BatchOutcome"/>.
 /// </summary>
 internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntityComparison
