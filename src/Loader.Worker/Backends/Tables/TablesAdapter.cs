@@ -36,6 +36,9 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
 
     public string Name => "Tables";
 
+    /// <summary>The writer the batches go through: Direct when the adapter has a sender, else the SDK's.</summary>
+    public TableWriter Writer => _sender is null ? TableWriter.Sdk : TableWriter.Direct;
+
     public BackendLimits Limits { get; } = new(TableLimits.MaxOperationsPerBatch, TableLimits.MaxBatchPayloadBytes)
     {
         SystemPropertyNames = TableLimits.SystemPropertyNames,
