@@ -15,5 +15,8 @@ internal static class JsonText
     };
 
     /// <summary>A date as both services take it: ISO 8601 in UTC with all seven fractional digits, so stored text sorts as time does.</summary>
-    public static string UtcDateTime(DateTime utc) => utc.ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture);
+    public const string UtcDateTimeFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'";
+
+    /// <summary>A date in <see cref="UtcDateTimeFormat"/>.</summary>
+    public static string UtcDateTime(DateTime utc) => utc.ToString(UtcDateTimeFormat, CultureInfo.InvariantCulture);
 }

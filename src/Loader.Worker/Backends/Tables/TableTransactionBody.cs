@@ -152,7 +152,7 @@ internal sealed class TableTransactionBody
                     Annotate(json, name, "Edm.Double"u8);
                     break;
                 case ColumnType.DateTime:
-                    property.AsDateTime().TryFormat(scratch, out var written, "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture);
+                    property.AsDateTime().TryFormat(scratch, out var written, JsonText.UtcDateTimeFormat, CultureInfo.InvariantCulture);
                     json.WriteString(name, scratch[..written]);
                     Annotate(json, name, "Edm.DateTime"u8);
                     break;
