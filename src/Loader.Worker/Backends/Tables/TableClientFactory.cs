@@ -1,6 +1,6 @@
+using System.Data.Common;
 using Azure;
 using Azure.Core;
-using System.Data.Common;
 using Azure.Core.Pipeline;
 using Azure.Data.Tables;
 using Azure.Data.Tables.Sas;
@@ -37,7 +37,8 @@ internal static class TableClientFactory
     /// What sends the batches when <c>Loader:Tables:Writer</c> is <see cref="TableWriter.Direct"/>: a pipeline built from
     /// the same <paramref name="options"/> as <paramref name="client"/> (one connection pool, no retries, the headers
     /// policy), signed as the settings say. Null when the batches go through the client itself: the Sdk writer, or a
-    /// Cosmos DB for Table endpoint (whose account keys sign no shared access signature the loader could use).
+    /// Cosmos DB for Table endpoint, which keeps the SDK's own path (its Cosmos DB handling; no Cosmos DB for Table
+    /// account can be reached from the tests to prove another).
     /// </summary>
     public static TableTransactionSender? CreateSender(
         TablesOptions tables, TableClient client, TableClientOptions options, Func<TokenCredential> credential, TimeProvider timeProvider)
