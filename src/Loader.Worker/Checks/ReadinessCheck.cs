@@ -27,8 +27,10 @@ internal sealed class ReadinessCheck(IOptions<LoaderOptions> options, IBackendAd
             var source = await input.FindAsync(cancellationToken).ConfigureAwait(false);
             await using var opened = input.Open(source);
             using var reader = input.OpenReader(opened);
-            input.Fit(reader.Header);
-            return $"readable; its header of {reader.Header.Count} columns fits the key templates and column types";
+            var plan = input.Fit(reader.Header);
+            var reserved = reader.Header.Count - plan.DataColumns.Length;
+            return $"readable; its header of {plan.DataColumns.Length} columns fits the key templates and column types"
+                + (reserved > 0 ? $" (and {reserved} columns of a rejects file, which are not loaded)" : "");
         }).ConfigureAwait(false));
 
         var target = $"{backend.Name} {LoadReportBuilder.TargetOf(settings)}";

@@ -34,7 +34,13 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         var origin = CsvRecordReader.OriginOf(record);
         if (!Utf8.IsValid(record.RawRecord))
         {
-            return Reject(record, origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}");
+            // Its text cannot be written out as it was, nor its fields: the rejects file keeps the text, fields left empty.
+            return MapResult.RejectUnsplit(origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}", Encoding.UTF8.GetString(record.RawRecord));
+        }
+
+        if (IsUnsplitReject(record))
+        {
+            return Reject(record, origin, $"the record could not be split into the input's columns when it was rejected: its columns are empty and its text is in column '{RejectColumns.Record}'; copy its values into the columns to load it");
         }
 
         Array.Clear(_strings);
@@ -115,6 +121,25 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
     private static string EmptyKeyColumn(string key, string setting, CompiledKeyTemplate template, string column) => template.SingleColumn
         ? $"{key} is empty: column '{column}' is empty"
         : $"{key}: column '{column}' is empty, and every column of {setting} '{template.Text}' must have a value";
+
+    /// <summary>A row of a rejects file read back whose record was kept as its text only, and whose columns are still empty.</summary>
+    private bool IsUnsplitReject(CsvReader record)
+    {
+        if (plan.RejectedRecordColumn < 0 || record.GetSpan(plan.RejectedRecordColumn).IsEmpty)
+        {
+            return false;
+        }
+
+        foreach (var column in plan.DataColumns)
+        {
+            if (!record.GetSpan(column).IsEmpty)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     private static MapResult Reject(CsvReader record, Abstractions.RowOrigin origin, string reason) =>
         MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.RawRecord));

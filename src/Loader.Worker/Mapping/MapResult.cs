@@ -11,6 +11,9 @@ internal readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, 
     /// <summary>The record's digest for the input's fingerprint (<see cref="Csv.RecordSequenceHash"/>), when the load keeps one.</summary>
     public ulong Digest { get; init; }
 
+    /// <summary>A rejected record that cannot be split into the input's fields (it holds bytes that are not text): kept as its text.</summary>
+    public bool Unsplit { get; init; }
+
     public bool Skipped => Entity is null && RejectReason is null && !OtherShard;
 
     /// <summary>A record another shard writes or rejects.</summary>
@@ -22,4 +25,6 @@ internal readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, 
     public static MapResult Accept(LoadEntity entity) => new(entity, entity.Origin, null, null);
 
     public static MapResult Reject(RowOrigin origin, string reason, string recordText) => new(null, origin, reason, recordText);
+
+    public static MapResult RejectUnsplit(RowOrigin origin, string reason, string recordText) => new(null, origin, reason, recordText) { Unsplit = true };
 }

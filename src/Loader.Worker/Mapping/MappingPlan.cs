@@ -8,7 +8,8 @@ namespace Loader.Worker.Mapping;
 /// <summary>
 /// How every record of an input becomes an entity: key templates bound to column positions and the type and
 /// name of each written column. Built once from the header; every problem with the header or the settings
-/// is found here, before anything is written.
+/// is found here, before anything is written. The columns a rejects file adds (<see cref="RejectColumns"/>) are left
+/// out: a rejects file read back loads its rows' own columns.
 /// </summary>
 internal sealed class MappingPlan
 {
@@ -17,9 +18,12 @@ internal sealed class MappingPlan
         CompiledKeyTemplate[] partitionKeyLevels,
         string[] levelNames,
         CompiledKeyTemplate rowKey,
-        WrittenColumn[] columns)
+        WrittenColumn[] columns,
+        int[] dataColumns)
     {
         Header = header;
+        DataColumns = dataColumns;
+        RejectedRecordColumn = RejectColumns.PositionIn(header, RejectColumns.Record);
         PartitionKeyTemplates = partitionKeyLevels;
         PartitionKeyLevelNames = levelNames;
         RowKey = rowKey;
@@ -27,6 +31,12 @@ internal sealed class MappingPlan
     }
 
     public IReadOnlyList<string> Header { get; }
+
+    /// <summary>The positions of the input's own columns: all but those a rejects file adds.</summary>
+    internal int[] DataColumns { get; }
+
+    /// <summary>The position of a rejects file's <see cref="RejectColumns.Record"/> column, or -1 when the input has none.</summary>
+    internal int RejectedRecordColumn { get; }
 
     /// <summary>The partition key's template: its first level's, the only one but for a hierarchical key.</summary>
     internal CompiledKeyTemplate PartitionKey => PartitionKeyTemplates[0];
@@ -96,6 +106,13 @@ internal sealed class MappingPlan
             }
         }
 
+        // A rejects file's own columns are known by name, and are neither loaded nor named by the settings.
+        var reserved = index.Keys.Where(RejectColumns.IsReserved).ToList();
+        foreach (var name in reserved)
+        {
+            index.Remove(name);
+        }
+
         var systemNames = backend.Limits.SystemPropertyNames;
         var columns = new List<WrittenColumn>();
         IEnumerable<KeyValuePair<string, int>> candidates = keysOnly ? [] : index;
@@ -117,14 +134,12 @@ internal sealed class MappingPlan
 
         foreach (var typed in columnTypes.Keys.Where(name => !index.ContainsKey(name)).Order(StringComparer.Ordinal))
         {
-            var meant = NearestName.Of(typed, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
-            problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', which the header does not have{meant}");
+            problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', {Missing(typed, index)}");
         }
 
         foreach (var (required, setting) in backend.Limits.RequiredColumns.Where(required => !index.ContainsKey(required.Key)))
         {
-            var meant = NearestName.Of(required, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
-            problems.Add($"{setting} names column '{InputText.Escape(required)}', which the header does not have{meant}");
+            problems.Add($"{setting} names column '{InputText.Escape(required)}', {Missing(required, index)}");
         }
 
         if (backend.Limits.PropertyPathSeparator is { Length: > 0 } separator)
@@ -145,7 +160,19 @@ internal sealed class MappingPlan
         }
 
         columns.Sort((a, b) => a.Index.CompareTo(b.Index));
-        return new MappingPlan(header, levelTemplates!, levelNames, rowKeyTemplate!, [.. columns]);
+        return new MappingPlan(header, levelTemplates!, levelNames, rowKeyTemplate!, [.. columns], [.. index.Values.Order()]);
+    }
+
+    /// <summary>Why a column the settings name is not there: the header lacks it (and the name it may have meant), or it is a rejects file's own.</summary>
+    private static string Missing(string column, Dictionary<string, int> index)
+    {
+        if (RejectColumns.IsReserved(column))
+        {
+            return "which is a column the rejects file adds: the loader reserves its name and never loads it";
+        }
+
+        var meant = NearestName.Of(column, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
+        return $"which the header does not have{meant}";
     }
 
     /// <summary>
@@ -176,8 +203,7 @@ internal sealed class MappingPlan
     {
         foreach (var missing in template.Columns.Where(column => !index.ContainsKey(column)))
         {
-            var meant = NearestName.Of(missing, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
-            problems.Add($"{setting} '{template.Text}' uses column '{missing}', which the header does not have{meant}");
+            problems.Add($"{setting} '{template.Text}' uses column '{missing}', {Missing(missing, index)}");
         }
 
         return template.Columns.All(index.ContainsKey) ? CompiledKeyTemplate.Compile(template, index) : null;

@@ -23,6 +23,10 @@ public sealed class EntityMapperTests
             s_rules,
             new ColumnConverter(string.IsNullOrEmpty(culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(culture)));
 
+    /// <summary>What a mapping plan finds wrong with a header and settings, <c>{pk}</c> the partition key.</summary>
+    private static string HeaderProblems(string[] header, string rowKey, Dictionary<string, ColumnType> types) =>
+        Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(header, KeyTemplate.Parse("{pk}"), KeyTemplate.Parse(rowKey), types, s_rules)).Message;
+
     /// <summary>A real reader standing on the one record after a header, as the read stage hands it to the mapper.</summary>
     private static MapResult MapOne(EntityMapper mapper, string[] header, params string[] fields)
     {
@@ -103,36 +107,75 @@ public sealed class EntityMapperTests
     }
 
     [Fact]
+    public void A_rejects_file_read_back_loads_its_rows_own_columns_and_none_of_the_loaders()
+    {
+        string[] header = ["pk", "rk", "n", .. RejectsFile.ReservedColumns];
+        var mapper = Mapper(header, new() { ["n"] = ColumnType.Int32 });
+
+        var result = MapOne(mapper, header, "p", "r", "7", "column 'n': 'x' is not a valid Int32", "12", "in.csv", "12", "", "12");
+
+        var entity = Assert.IsType<LoadEntity>(result.Entity);
+        Assert.Equal(["pk", "rk", "n"], entity.Properties.Select(p => p.Name.ToString()));
+        Assert.Equal(7, entity.Properties[2].Value);
+    }
+
+    [Fact]
+    public void A_row_kept_as_its_text_whose_columns_are_still_empty_is_rejected_again_saying_where_its_text_is()
+    {
+        string[] header = ["pk", "rk", .. RejectsFile.ReservedColumns];
+        var mapper = Mapper(header);
+
+        var unfixed = MapOne(mapper, header, "", "", "has 3 fields, the header has 2", "5", "in.csv", "5", "p,r,extra", "5");
+        var fixedByHand = MapOne(mapper, header, "p", "r", "has 3 fields, the header has 2", "5", "in.csv", "5", "p,r,extra", "5");
+
+        Assert.Equal("the record could not be split into the input's columns when it was rejected: its columns are empty and its text is in column 'loader_reject_record'; copy its values into the columns to load it", unfixed.RejectReason);
+        Assert.False(unfixed.Unsplit); // a row of the rejects file, split as any: rejected again, it keeps its columns and text
+        Assert.NotNull(fixedByHand.Entity);
+    }
+
+    [Fact]
+    public void Settings_that_name_a_rejects_files_own_column_are_refused_saying_it_is_never_loaded()
+    {
+        var message = HeaderProblems(["pk", "rk", .. RejectsFile.ReservedColumns], "{rk}-{loader_reject_line}", new Dictionary<string, ColumnType> { ["loader_reject_input_line"] = ColumnType.Int64 });
+
+        Assert.Contains("Loader:Columns:loader_reject_input_line gives a type to column 'loader_reject_input_line', which is a column the rejects file adds: the loader reserves its name and never loads it", message, StringComparison.Ordinal);
+        Assert.Contains("Loader:RowKey '{rk}-{loader_reject_line}' uses column 'loader_reject_line', which is a column the rejects file adds", message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_record_with_bytes_that_are_not_text_is_rejected_unsplit()
+    {
+        var mapper = Mapper(["pk", "rk", "s"]);
+        using var reader = CsvReader.Create([.. "pk,rk,s\np,r,caf"u8, 0xC3, 0x28, .. "\n"u8], new CsvReaderOptions { Separator = ',', TrackLineNumbers = true });
+        Assert.True(reader.Read());
+
+        var result = mapper.Map(reader);
+
+        Assert.Equal("column 's' holds bytes that are not valid UTF-8", result.RejectReason);
+        Assert.True(result.Unsplit);
+    }
+
+    [Fact]
     public void Header_problems_are_all_reported_with_their_columns()
     {
-        var exception = Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(
-            ["pk", "rk", "pk", "bad name", ""],
-            KeyTemplate.Parse("{pk}"),
-            KeyTemplate.Parse("{rk}-{flight}"),
-            new Dictionary<string, ColumnType> { ["ghost"] = ColumnType.Int32 },
-            s_rules));
+        var message = HeaderProblems(["pk", "rk", "pk", "bad name", ""], "{rk}-{flight}", new Dictionary<string, ColumnType> { ["ghost"] = ColumnType.Int32 });
 
-        Assert.Contains("columns 1 and 3 are both named 'pk'", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("column 4 'bad name' is not a valid property name", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("column 5 has no name", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("Loader:Columns:ghost gives a type to column 'ghost'", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("Loader:RowKey '{rk}-{flight}' uses column 'flight'", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("columns 1 and 3 are both named 'pk'", message, StringComparison.Ordinal);
+        Assert.Contains("column 4 'bad name' is not a valid property name", message, StringComparison.Ordinal);
+        Assert.Contains("column 5 has no name", message, StringComparison.Ordinal);
+        Assert.Contains("Loader:Columns:ghost gives a type to column 'ghost'", message, StringComparison.Ordinal);
+        Assert.Contains("Loader:RowKey '{rk}-{flight}' uses column 'flight'", message, StringComparison.Ordinal);
     }
 
     [Fact]
     public void A_typed_or_templated_column_the_header_lacks_is_named_with_the_column_meant()
     {
-        var exception = Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(
-            ["pk", "rk", "n", "carrier"],
-            KeyTemplate.Parse("{pk}"),
-            KeyTemplate.Parse("{rk}-{carier}"),
-            new Dictionary<string, ColumnType> { ["N"] = ColumnType.Int32, ["count"] = ColumnType.Int32 },
-            s_rules));
+        var message = HeaderProblems(["pk", "rk", "n", "carrier"], "{rk}-{carier}", new Dictionary<string, ColumnType> { ["N"] = ColumnType.Int32, ["count"] = ColumnType.Int32 });
 
-        Assert.Contains("Loader:Columns:N gives a type to column 'N', which the header does not have (did you mean 'n'?)", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("Loader:Columns:count gives a type to column 'count', which the header does not have" + Environment.NewLine, exception.Message, StringComparison.Ordinal);
-        Assert.Contains("Loader:RowKey '{rk}-{carier}' uses column 'carier', which the header does not have (did you mean 'carrier'?)", exception.Message, StringComparison.Ordinal);
-        Assert.EndsWith("Header columns: 'pk', 'rk', 'n', 'carrier'", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("Loader:Columns:N gives a type to column 'N', which the header does not have (did you mean 'n'?)", message, StringComparison.Ordinal);
+        Assert.Contains("Loader:Columns:count gives a type to column 'count', which the header does not have" + Environment.NewLine, message, StringComparison.Ordinal);
+        Assert.Contains("Loader:RowKey '{rk}-{carier}' uses column 'carier', which the header does not have (did you mean 'carrier'?)", message, StringComparison.Ordinal);
+        Assert.EndsWith("Header columns: 'pk', 'rk', 'n', 'carrier'", message, StringComparison.Ordinal);
     }
 
 
