@@ -10,6 +10,7 @@ using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
+using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 
@@ -101,7 +102,8 @@ internal sealed partial class LoadPipeline
         var watermark = new RecordWatermark(resume?.SkipRecords ?? 0, resume?.SkippedTo);
         await _parts.Target.PrepareAsync(abort).ConfigureAwait(false);
 
-        using var rejects = await _parts.Rejects.OpenAsync(KeepRejectsUpToLine(resume, reader), source.Lines, abort).ConfigureAwait(false);
+        var rejectRows = new RejectRows(reader.Header, CsvRecordReader.Separator(_settings.Csv.Delimiter), source.Lines, source.Display);
+        using var rejects = await _parts.Rejects.OpenAsync(KeepRejectsUpToLine(resume, reader), rejectRows, abort).ConfigureAwait(false);
         var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets, fingerprint, resume?.Check);
         using var checkpointWriter = checkpoints is null || resume is null
             ? null

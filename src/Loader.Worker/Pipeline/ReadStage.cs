@@ -98,7 +98,11 @@ internal sealed class ReadStage(
                     statistics.RowsRead(1);
                     if (record.Malformed is { } malformed)
                     {
-                        rejects.Reject(malformed.Origin, malformed.Problem, malformed.RawText);
+                        rejects.RejectUnsplit(malformed.Origin, malformed.Problem, malformed.RawText);
+                    }
+                    else if (record.Value.Unsplit)
+                    {
+                        rejects.RejectUnsplit(record.Value.Origin, record.Value.RejectReason!, record.Value.RecordText!);
                     }
                     else
                     {

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Text;
 using CsvHelper;
 using Loader.Abstractions;
-using Loader.Worker.Inputs;
+using Loader.Worker.Csv;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Loader.Worker.Security;
@@ -11,11 +11,11 @@ using Microsoft.Extensions.Logging;
 namespace Loader.Worker.Rejects;
 
 /// <summary>
-/// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file
-/// as <c>line,reason,record</c>, the record as it stood in the input (the reason, the loader's or the service's words, redacted); for an input of several files two more
-/// columns, <c>file,fileLine</c>, say where the row is in its own file. When the rejects go to a blob they are
-/// written to a local file and published whole by <see cref="FlushAsync"/>. Once more than the allowed number of
-/// rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
+/// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file, a CSV file
+/// in the input's own columns and delimiter that can be fixed and loaded again (<see cref="RejectRows"/>): each record's
+/// fields as read, then the reason (the loader's or the service's words, redacted) and where the row was first read.
+/// When the rejects go to a blob they are written to a local file and published whole by <see cref="FlushAsync"/>. Once
+/// more than the allowed number of rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
 /// </summary>
 internal sealed partial class RejectSink : IDisposable
 {
@@ -26,10 +26,10 @@ internal sealed partial class RejectSink : IDisposable
     private readonly ILogger _logger;
     private readonly Redaction _redaction;
     private readonly long _maxRejects;
+    private readonly RejectRows _rows;
     private readonly CsvWriter? _writer;
     private readonly string? _path;
     private readonly OutputFile? _publishTo;
-    private readonly InputLineMap? _lines;
     private readonly CancellationTokenSource _limitExceeded = new();
     private long _count;
 
@@ -38,26 +38,26 @@ internal sealed partial class RejectSink : IDisposable
     /// <param name="statistics">Where rejects are counted.</param>
     /// <param name="logger">Where the first rejects are logged.</param>
     /// <param name="redaction">What a reason goes through before it is written; the record is evidence and is written as it stood.</param>
-    /// <param name="keepUpToLine">When resuming: the rejects of an earlier run up to this line stay in the file, later ones (which this run meets again) are dropped.</param>
-    /// <param name="lines">Where each line of the input comes from, for an input of several files.</param>
+    /// <param name="rows">How a record becomes a row of the file: the input's header and delimiter, and where its lines come from; when null, each record is kept as its text.</param>
+    /// <param name="keepUpToLine">When resuming: the rejects of an earlier run up to this line of the input stay in the file, later ones (which this run meets again) are dropped.</param>
     /// <param name="publishTo">Where the file is published by <see cref="FlushAsync"/> (a blob), when <paramref name="path"/> is a local working copy.</param>
-    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, Redaction redaction, long? keepUpToLine = null, InputLineMap? lines = null, OutputFile? publishTo = null)
+    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, Redaction redaction, RejectRows? rows = null, long? keepUpToLine = null, OutputFile? publishTo = null)
     {
         _statistics = statistics;
         _logger = logger;
         _redaction = redaction;
         _maxRejects = maxRejects;
+        _rows = rows ?? RejectRows.Unknown;
         _path = path;
         _publishTo = publishTo;
-        _lines = lines is { HasSeveralParts: true } ? lines : null;
         if (!string.IsNullOrWhiteSpace(path))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
             var kept = keepUpToLine is { } line && File.Exists(path) ? EarlierRejects(path, line) : [];
 
-            // Rejects are evidence: written as they were, no formula escaping.
-            _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n" });
-            _writer.WriteHeader(_lines is null ? ["line", "reason", "record"] : ["line", "reason", "record", "file", "fileLine"]);
+            // Rejects are evidence, and loaded again once fixed: written as they were, no formula escaping.
+            _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n", Separator = _rows.Separator });
+            _writer.WriteHeader([.. _rows.Header]);
             foreach (var reject in kept)
             {
                 _writer.WriteRecord(reject);
@@ -65,55 +65,83 @@ internal sealed partial class RejectSink : IDisposable
         }
     }
 
-    /// <summary>The rows of an earlier run's rejects file up to <paramref name="line"/>.</summary>
-    private static List<string[]> EarlierRejects(string path, long line)
+    /// <summary>The rows of an earlier run's rejects file read on lines of the input up to <paramref name="line"/>, in this file's columns.</summary>
+    private List<string[]> EarlierRejects(string path, long line)
     {
         var kept = new List<string[]>();
-        using var reader = CsvReader.FromFile(path, CsvReaderOptions.Default with { Separator = ',', HasHeader = true });
-        while (reader.Read())
+        using var reader = CsvReader.FromFile(path, CsvReaderOptions.Default with { Separator = _rows.Separator, HasHeader = true, DetectSeparatorHint = false });
+        var header = reader.Headers;
+        var inputLine = PositionIn(header, RejectColumns.InputLine);
+        var columns = _rows.Header.Select(name => PositionIn(header, name)).ToArray();
+        while (inputLine >= 0 && reader.Read())
         {
-            if (long.TryParse(reader.GetString(0), NumberStyles.None, CultureInfo.InvariantCulture, out var rejectLine) && rejectLine <= line)
+            if (long.TryParse(reader.GetString(inputLine), NumberStyles.None, CultureInfo.InvariantCulture, out var rejectLine) && rejectLine <= line)
             {
-                kept.Add([.. Enumerable.Range(0, reader.FieldCount).Select(reader.GetString)]);
+                kept.Add([.. columns.Select(column => column >= 0 && column < reader.FieldCount ? reader.GetString(column) : "")]);
             }
         }
 
         return kept;
     }
 
+    /// <summary>
+    /// Where a column is in an earlier run's file; one written before the rejects file had the input's columns
+    /// (<c>line,reason,record[,file,fileLine]</c>) has its reserved columns by their old names, so its rows are kept as their text.
+    /// </summary>
+    private static int PositionIn(IReadOnlyList<string> header, string column) =>
+        RejectColumns.PositionIn(header, column) is var position and >= 0 ? position
+        : s_earlierNames.TryGetValue(column, out var earlier) ? RejectColumns.PositionIn(header, earlier)
+        : -1;
+
+    private static readonly Dictionary<string, string> s_earlierNames = new(StringComparer.Ordinal)
+    {
+        [RejectColumns.Reason] = "reason",
+        [RejectColumns.Line] = "line",
+        [RejectColumns.File] = "file",
+        [RejectColumns.FileLine] = "fileLine",
+        [RejectColumns.Record] = "record",
+        [RejectColumns.InputLine] = "line",
+    };
+
     /// <summary>Cancelled when more than the allowed number of rows has been rejected.</summary>
     public CancellationToken LimitExceeded => _limitExceeded.Token;
 
     public long Count => Interlocked.Read(ref _count);
 
-    /// <summary>Rejects a row that was read but could not be mapped; <paramref name="recordText"/> is the record as it stood in the input.</summary>
-    public void Reject(RowOrigin origin, string reason, string recordText)
+    /// <summary>Rejects a record that was read whole but could not be written; <paramref name="recordText"/> is the record as it stood in the input.</summary>
+    public void Reject(RowOrigin origin, string reason, string recordText) => Reject(origin, reason, recordText, split: true);
+
+    /// <summary>
+    /// Rejects a record that could not be split into the input's fields (its quoting is broken, it has too few or too many
+    /// fields, the runaway-quote guard cut it out, or it holds bytes that are not text): kept as its text.
+    /// </summary>
+    public void RejectUnsplit(RowOrigin origin, string reason, string recordText) => Reject(origin, reason, recordText, split: false);
+
+    private void Reject(RowOrigin origin, string reason, string recordText, bool split)
     {
+        var row = _rows.Row(origin, _redaction.Redact(reason), recordText, split);
         long count;
         lock (_lock)
         {
             count = ++_count;
-            var line = origin.Line.ToString(CultureInfo.InvariantCulture);
-            if (_writer is null)
-            {
-                // No file: the reason reaches only the report and the log, which redact it themselves.
-            }
-            else if (_lines?.Locate(origin.Line) is { } located)
-            {
-                _writer.WriteRecord([line, _redaction.Redact(reason), recordText, located.Part, located.Line.ToString(CultureInfo.InvariantCulture)]);
-            }
-            else
-            {
-                _writer.WriteRecord([line, _redaction.Redact(reason), recordText]);
-            }
+
+            // With no file, the reason reaches only the report and the log, which redact it themselves.
+            _writer?.WriteRecord(row.Fields);
         }
 
-        _statistics.Rejects.Add(origin.Line, reason, recordText);
+        _statistics.Rejects.Add(row.Line, reason, recordText, origin.Line);
         _statistics.RowsRejected(1);
         _statistics.LinesRejected(LinesOf(recordText));
         if (count <= LoggedRejects)
         {
-            LogRejected(origin.Line, reason);
+            if (row.Line == origin.Line)
+            {
+                LogRejected(origin.Line, reason);
+            }
+            else
+            {
+                LogRejectedAgain(row.Line, origin.Line, reason);
+            }
         }
         else if (count == LoggedRejects + 1)
         {
@@ -174,6 +202,9 @@ internal sealed partial class RejectSink : IDisposable
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected line {Line}: {Reason}")]
     private partial void LogRejected(long line, string reason);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected line {Line} (line {InputLine} of this input, a rejects file): {Reason}")]
+    private partial void LogRejectedAgain(long line, long inputLine, string reason);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "More rows rejected; only the first {Logged} are logged, all are in the rejects file and the report")]
     private partial void LogMoreRejects(int logged);

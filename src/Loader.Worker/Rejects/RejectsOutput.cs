@@ -1,7 +1,6 @@
 using Azure;
 using Azure.Identity;
 using Loader.Worker.Backends;
-using Loader.Worker.Inputs;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Loader.Worker.Security;
@@ -33,18 +32,18 @@ internal sealed partial class RejectsOutput(
     private readonly ILogger _logger = loggerFactory.CreateLogger<RejectsOutput>();
 
     /// <param name="keepUpToLine">When resuming: the earlier run's rejects up to this line are kept.</param>
-    /// <param name="lines">Where each line of the input comes from.</param>
+    /// <param name="rows">How a record becomes a row of the file: the input's header and delimiter, where its lines come from.</param>
     /// <param name="cancellationToken">Cancels fetching the earlier run's file.</param>
     /// <exception cref="OutputRefusedException">The setting cannot be right, or the earlier run's file could not be read.</exception>
-    public async Task<RejectSink> OpenAsync(long? keepUpToLine, InputLineMap lines, CancellationToken cancellationToken)
+    public async Task<RejectSink> OpenAsync(long? keepUpToLine, RejectRows rows, CancellationToken cancellationToken)
     {
         var logger = loggerFactory.CreateLogger<RejectSink>();
         switch (outputs.For("Loader:RejectsPath", rejectsPath))
         {
             case null:
-                return new RejectSink(null, maxRejects, statistics, logger, redaction);
+                return new RejectSink(null, maxRejects, statistics, logger, redaction, rows);
             case LocalOutputFile:
-                return new RejectSink(rejectsPath, maxRejects, statistics, logger, redaction, keepUpToLine, lines);
+                return new RejectSink(rejectsPath, maxRejects, statistics, logger, redaction, rows, keepUpToLine);
             case var blob:
                 var workingCopy = Path.Combine(Path.GetTempPath(), $"loader-rejects-{Guid.NewGuid():N}.csv");
                 if (keepUpToLine is not null && await ReadAsync(blob, cancellationToken).ConfigureAwait(false) is { } earlier)
@@ -52,7 +51,7 @@ internal sealed partial class RejectsOutput(
                     await File.WriteAllBytesAsync(workingCopy, earlier.ToMemory(), cancellationToken).ConfigureAwait(false);
                 }
 
-                return new RejectSink(workingCopy, maxRejects, statistics, logger, redaction, keepUpToLine, lines, publishTo: blob);
+                return new RejectSink(workingCopy, maxRejects, statistics, logger, redaction, rows, keepUpToLine, publishTo: blob);
         }
     }
 

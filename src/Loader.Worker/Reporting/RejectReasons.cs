@@ -22,8 +22,8 @@ internal sealed partial class RejectReasons
 
     private readonly Dictionary<string, Group> _groups = new(StringComparer.Ordinal);
 
-    /// <summary>Counts one rejected row.</summary>
-    public void Add(long line, string reason, string recordText)
+    /// <summary>Counts one rejected row: <paramref name="line"/> is where it was first read, <paramref name="inputLine"/> its line in this load's input when that is another (a rejects file read back).</summary>
+    public void Add(long line, string reason, string recordText, long? inputLine = null)
     {
         var kind = KindOf(reason);
         lock (_groups)
@@ -45,7 +45,7 @@ internal sealed partial class RejectReasons
             if (group.Examples.Count < ExamplesPerReason)
             {
                 var record = recordText.TrimEnd('\r', '\n');
-                group.Examples.Add(new RejectExample(line, reason, record.Length <= MaxRecordChars ? record : record[..MaxRecordChars] + "…"));
+                group.Examples.Add(new RejectExample(line, reason, record.Length <= MaxRecordChars ? record : record[..MaxRecordChars] + "…", inputLine == line ? null : inputLine));
             }
         }
     }
@@ -88,4 +88,8 @@ internal sealed partial class RejectReasons
 internal sealed record RejectReason(string Reason, long Rows, IReadOnlyList<RejectExample> Examples);
 
 /// <summary>One rejected row: its line, its own reason, and its record as it stood in the input (shortened).</summary>
-internal sealed record RejectExample(long Line, string Reason, string Record);
+/// <param name="Line">The line the row was first read on: in a rejects file read back, the line it came from.</param>
+/// <param name="Reason">Why it was rejected.</param>
+/// <param name="Record">The record as it stood in this load's input.</param>
+/// <param name="InputLine">Its line in this load's input when that is another (a rejects file read back); else null.</param>
+internal sealed record RejectExample(long Line, string Reason, string Record, long? InputLine = null);

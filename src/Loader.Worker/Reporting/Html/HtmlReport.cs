@@ -182,7 +182,8 @@ internal static class HtmlReport
             html.Append(s_invariant, $"<tr class=\"reject-reason\"><td>{E(reason.Reason)}</td><td class=\"n\">{reason.Rows:N0}</td><td><ul>");
             foreach (var example in reason.Examples)
             {
-                html.Append(s_invariant, $"<li><span class=\"line\">line {example.Line:N0}</span> {E(example.Reason)}<br><code>{E(example.Record)}</code></li>");
+                var inputLine = example.InputLine is { } read ? string.Create(s_invariant, $" (line {read:N0} of this input)") : "";
+                html.Append(s_invariant, $"<li><span class=\"line\">line {example.Line:N0}{inputLine}</span> {E(example.Reason)}<br><code>{E(example.Record)}</code></li>");
             }
 
             html.Append("</ul></td></tr>");
