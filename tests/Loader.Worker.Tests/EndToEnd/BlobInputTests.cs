@@ -97,12 +97,12 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal((1_000L, 999L, 1L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
         await AssertTableHoldsAsync(table, Enumerable.Range(1, 1_000).Where(i => i != 777));
-        var rejects = File.ReadAllLines(_directory.File("rejects.csv"));
-        Assert.Equal("line,reason,record,file,fileLine", rejects[0]);
+        var rejects = RejectsFile.Read(_directory.File("rejects.csv"));
+        Assert.Equal(["pk", "rk", "n", "note"], rejects.DataColumns);
         // Line 778 of the combined input (header, 500 rows, then the second file's rows 501...) is line 278 of its own file.
-        Assert.StartsWith("778,", rejects[1], StringComparison.Ordinal);
-        Assert.EndsWith(",daily/2026-11-02.csv,278", rejects[1], StringComparison.Ordinal);
-        Assert.Contains("p0,r000777,not a number,row 777 of the blob input", rejects[1], StringComparison.Ordinal);
+        var reject = Assert.Single(rejects.Rows);
+        Assert.Equal((778L, "daily/2026-11-02.csv", 278L, 778L), (reject.Line, reject.File, reject.FileLine, reject.InputLine));
+        Assert.Equal(["p0", "r000777", "not a number", "row 777 of the blob input"], reject.Fields);
     }
 
     [Fact]
@@ -157,9 +157,9 @@ public sealed class BlobInputTests(BlobAzuriteFixture azurite) : IClassFixture<B
         var report = (await outputs.For(settings["Loader:ReportPath"])!.ReadAsync(_cancellation))!.ToObjectFromJson<LoadReport>(ReportWriter.JsonOptions)!;
         Assert.Equal(checkpoint.NextRecord - 1, report.RowsSkipped);
         Assert.Equal(Url(container, "state/checkpoint.json"), report.CheckpointPath);
-        var rejects = (await outputs.For(settings["Loader:RejectsPath"])!.ReadAsync(_cancellation))!.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        Assert.Equal(12, rejects.Length - 1); // every 1000th row, once each across both runs
-        Assert.Equal(12, rejects.Skip(1).Select(line => line.Split(',')[0]).Distinct().Count());
+        var rejects = RejectsFile.Parse((await outputs.For(settings["Loader:RejectsPath"])!.ReadAsync(_cancellation))!.ToString()).Rows;
+        Assert.Equal(12, rejects.Count); // every 1000th row, once each across both runs
+        Assert.Equal(12, rejects.Select(reject => reject.Line).Distinct().Count());
         Assert.True((await CheckpointStore(outputs, settings).ReadAsync(_cancellation))!.Completed);
         await AssertTableHoldsAsync(table, Enumerable.Range(1, 12_000).Where(i => i % 1_000 != 0));
     }

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text;
+using System.Text.RegularExpressions;
 using CsvHelper;
+using Loader.Worker.Csv;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
@@ -10,10 +12,10 @@ namespace Loader.Worker.Tests.EndToEnd;
 
 /// <summary>
 /// Loads a <see cref="CorpusCase"/> into a fresh table or container (see <see cref="ICorpusStore"/>) through the real
-/// host and checks everything it promises: exit code, outcome and message, the report's counts, the rejects file line
-/// by line (reason, and the record exactly as it stood in the input), and every stored entity with its values and types.
+/// host and checks everything it promises: exit code, outcome and message, the report's counts, the rejects file row
+/// by row (reason, and the record exactly as it stood in the input), and every stored entity with its values and types.
 /// </summary>
-internal static class CorpusRunner
+internal static partial class CorpusRunner
 {
     /// <summary>Loads the case into a table on Azurite (a fresh one unless <paramref name="table"/> names one).</summary>
     public static Task<LoaderRun> LoadAndVerifyAsync(
@@ -117,14 +119,23 @@ internal static class CorpusRunner
             context);
     }
 
+    /// <summary>
+    /// The rejects file row by row: its line and reason, and the record as it stood in the input: its fields in the input's
+    /// columns when it was read whole, or its text (fields empty) when the reader could not split it.
+    /// </summary>
     private static void VerifyRejects(CorpusCase corpus, InputLines input, string rejectsPath, Func<string> context)
     {
-        var actual = ReadRejects(rejectsPath).OrderBy(r => r.Line).ToList();
+        var separator = corpus.Settings.TryGetValue("Loader:Csv:Delimiter", out var delimiter) ? CsvRecordReader.Separator(delimiter) : ',';
+        var file = RejectsFile.Read(rejectsPath, separator);
+        var header = Split(input.Text, separator, header: true);
+        Check(header is not null && file.DataColumns.SequenceEqual(header.Select(name => name.Trim())), () => $"the rejects file's columns [{string.Join(", ", file.DataColumns)}] are not the input's", context);
+        var actual = file.Rows.OrderBy(r => r.Line).ToList();
         var lines = string.Join(", ", actual.Select(r => r.Line));
         Check(actual.Count == corpus.Rejects.Count, () => $"{actual.Count} rejects (lines {lines}), expected {corpus.Rejects.Count}", context);
         foreach (var (reject, expected) in actual.Zip(corpus.Rejects.OrderBy(r => r.Line)))
         {
             Check(reject.Line == expected.Line, () => $"a reject on line {reject.Line} ({reject.Reason}), expected line {expected.Line}", context);
+            Check((reject.InputLine, reject.File, reject.FileLine) == (reject.Line, corpus.InputPath, reject.Line), () => $"line {reject.Line}: read on line {reject.InputLine}, file '{reject.File}' line {reject.FileLine}, expected line {reject.Line} of '{corpus.InputPath}'", context);
             if (expected.Reason is { } reason)
             {
                 Check(reject.Reason == reason, () => $"line {reject.Line}: reason '{reject.Reason}', expected '{reason}'", context);
@@ -136,33 +147,57 @@ internal static class CorpusRunner
             }
 
             var record = expected.Record ?? input.Lines(expected.Line, expected.LastLine);
-            Check(reject.Record == record, () => $"line {reject.Line}: record{Environment.NewLine}'{Shorten(reject.Record)}'{Environment.NewLine}expected{Environment.NewLine}'{Shorten(record)}'", context);
-            var asInInput = input.CheckRecord(reject.Line, expected.LastLine, reject.Record);
-            Check(asInInput is null, () => $"line {reject.Line}: the record is not the input as it stood: {asInInput}", context);
+            if (ReadWhole(reject.Reason))
+            {
+                var asInInput = input.CheckRecord(reject.Line, expected.LastLine, record);
+                Check(asInInput is null, () => $"line {reject.Line}: the expected record is not the input as it stood: {asInInput}", context);
+                var fields = Split(record, separator, header: false);
+                Check(
+                    reject.Record.Length == 0 && fields is not null && reject.Fields.SequenceEqual(fields),
+                    () => $"line {reject.Line}: fields [{string.Join(" | ", reject.Fields.Select(Shorten))}], text '{Shorten(reject.Record)}'{Environment.NewLine}expected the fields of{Environment.NewLine}'{Shorten(record)}'",
+                    context);
+            }
+            else
+            {
+                Check(reject.Fields.All(field => field.Length == 0), () => $"line {reject.Line}: a record the reader could not split has fields [{string.Join(" | ", reject.Fields.Select(Shorten))}]", context);
+                Check(reject.Record == record, () => $"line {reject.Line}: record{Environment.NewLine}'{Shorten(reject.Record)}'{Environment.NewLine}expected{Environment.NewLine}'{Shorten(record)}'", context);
+                var asInInput = input.CheckRecord(reject.Line, expected.LastLine, reject.Record);
+                Check(asInInput is null, () => $"line {reject.Line}: the record is not the input as it stood: {asInInput}", context);
+            }
         }
     }
 
-    /// <summary>The rejects file, parsed as CSV: header <c>line,reason,record</c>, then one record per rejected row.</summary>
-    public static List<(long Line, string Reason, string Record)> ReadRejects(string path)
-    {
-        Assert.True(File.Exists(path), $"no rejects file at {path}");
-        var options = new CsvReaderOptions
-        {
-            Separator = ',',
-            HasHeader = true,
-            DetectSeparatorHint = false,
-            MalformedData = CsvMalformedDataHandling.Throw,
-            FieldCountMismatch = CsvFieldCountHandling.Throw,
-        };
-        using var reader = CsvReader.FromFile(path, options);
-        Assert.Equal(["line", "reason", "record"], reader.Headers);
-        var rejects = new List<(long, string, string)>();
-        while (reader.Read())
-        {
-            rejects.Add((long.Parse(reader.GetString(0), CultureInfo.InvariantCulture), reader.GetString(1), reader.GetString(2)));
-        }
+    /// <summary>
+    /// Whether a reject's record was read whole, so the rejects file splits it into fields: all but those the reader could
+    /// not split (broken quoting, a wrong number of fields, cut out as too long) and those holding bytes that are not text.
+    /// </summary>
+    private static bool ReadWhole(string reason) =>
+        !reason.StartsWith("malformed ", StringComparison.Ordinal)
+        && !reason.Contains("(Loader:Csv:MaxRecordBytes)", StringComparison.Ordinal)
+        && !UnreadFields().IsMatch(reason)
+        && !reason.Contains("holds bytes that are not valid", StringComparison.Ordinal);
 
-        return rejects;
+    [GeneratedRegex(@"^has \d+ fields?, the header has \d+$")]
+    private static partial Regex UnreadFields();
+
+    /// <summary>The fields of the first record of <paramref name="text"/> as CsvHelper reads them (the header's, when <paramref name="header"/>); null when it is not one whole record.</summary>
+    private static IReadOnlyList<string>? Split(string text, char separator, bool header)
+    {
+        var options = new CsvReaderOptions { Separator = separator, HasHeader = header, DetectSeparatorHint = false, MalformedData = CsvMalformedDataHandling.Throw };
+        try
+        {
+            using var reader = CsvReader.FromText(text, options);
+            if (header)
+            {
+                return reader.Headers;
+            }
+
+            return reader.Read() ? [.. Enumerable.Range(0, reader.FieldCount).Select(reader.GetString)] : null;
+        }
+        catch (CsvFormatException)
+        {
+            return null;
+        }
     }
 
     private static async Task VerifyStoreAsync(ICorpusStore store, CorpusCase corpus, CancellationToken cancellationToken)

@@ -124,7 +124,7 @@ public sealed partial class ResumeTests(AzuriteFixture azurite) : IDisposable
         Assert.All(stored, pair => Assert.Equal(int.Parse(pair.Key.Item2[1..], System.Globalization.CultureInfo.InvariantCulture), pair.Value.Properties["n"]));
 
         // Each rejected row is in the rejects file once, whether the first or the second run met it.
-        var rejectLines = File.ReadAllLines(settings["Loader:RejectsPath"]!).Skip(1).Select(line => line.Split(',')[0]).ToList();
+        var rejectLines = RejectsFile.Read(settings["Loader:RejectsPath"]!).Rows.Select(reject => reject.Line).ToList();
         Assert.Equal(20, rejectLines.Count);
         Assert.Equal(rejectLines.Distinct().Count(), rejectLines.Count);
 
