@@ -102,7 +102,7 @@ internal sealed class LoaderOptions
     [Accepts("a file path or a blob URL; optional")]
     public string? HtmlReportPath { get; set; }
 
-    /// <summary>Where rejected rows are written as CSV (line, reason, record); none when empty.</summary>
+    /// <summary>Where rejected rows are written as CSV, in the input's columns and delimiter, then why and where each was read, to fix and load again; none when empty.</summary>
     [Accepts("a file path or a blob URL (not a prefix); optional")]
     public string? RejectsPath { get; set; }
 
