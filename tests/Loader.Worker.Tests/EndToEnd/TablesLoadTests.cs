@@ -271,8 +271,9 @@ public sealed class TablesLoadTests(AzuriteFixture azurite) : IDisposable
         var stored = await azurite.ReadTableAsync(table, _cancellation);
         Assert.Equal(new Dictionary<string, object> { ["pk"] = "p", ["rk"] = "k", ["b"] = "b2" }, stored[("p", "k")].Properties);
         Assert.False(stored.ContainsKey(("p", "missing")));
-        var reject = File.ReadAllLines(_directory.File("rejects.csv"))[1];
-        Assert.Contains("(404 ResourceNotFound)", reject, StringComparison.Ordinal);
+        var reject = Assert.Single(RejectsFile.Read(_directory.File("rejects.csv")).Rows);
+        Assert.Equal(["p", "missing", "x"], reject.Fields);
+        Assert.Contains("(404 ResourceNotFound)", reject.Reason, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -93,6 +93,14 @@ public sealed partial class HtmlReportTests
     }
 
     [Fact]
+    public void A_row_of_a_rejects_file_read_back_is_shown_on_its_first_line_with_its_line_in_this_input_beside_it()
+    {
+        var html = HtmlReport.Render(Report(rejects: [new RejectReason("column 'n': '…' is not a valid Int32", 1, [new RejectExample(9, "column 'n': 'seven' is not a valid Int32", "SEA,7,seven", InputLine: 8)])]));
+
+        Assert.Contains("line 9 (line 8 of this input)</span>", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Outcome_exit_code_reconciliation_rejects_failures_and_settings_are_shown_with_the_rows_text_escaped()
     {
         var html = HtmlReport.Render(Report());
