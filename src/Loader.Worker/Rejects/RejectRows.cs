@@ -74,7 +74,7 @@ internal sealed class RejectRows
         var row = new string[Header.Count];
         var fields = split ? Split(recordText) : null;
         var (line, file, fileLine) = Locate(origin.Line);
-        var record = "";
+        string record;
         if (fields is null)
         {
             Array.Fill(row, "", 0, _dataColumns.Length);
