@@ -3,12 +3,14 @@ using System.Numerics;
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>
-/// What a request takes when no queue of this load's own stands before it: the lowest latency of requests that went
-/// out alone over the last few periods, kept apart for batches of 1, 2-3, 4-7, ... 64-100 rows (a full batch takes
-/// longer than a small one, queue or not). Only requests sent alone count: one sent among many measures the queue
-/// too, and a baseline taken from those would call any queue normal (TCP Vegas's base RTT). Old periods fall away, so
-/// the baseline follows a service that slows as its tables grow (Azurite does, steeply); the limiter sends a request
-/// alone now and then to renew it (BBR's ProbeRTT). Not thread-safe: the limiter's lock guards it.
+/// What a request takes when no queue of this load's own stands before it: the lowest latency over the last few periods,
+/// kept apart for batches of 1, 2-3, 4-7, ... 64-100 rows (a full batch takes longer than a small one, queue or not).
+/// Every answer bounds it from above (a request sent among many cannot take less than one sent alone would), so a
+/// slow first request — connections opened, code compiled — cannot leave a baseline that calls every later queue
+/// normal. Only a request sent alone proves the lowest is free of this load's own queue (TCP Vegas's base RTT):
+/// <see cref="Trusted"/> says whether one did within the window, and the limiter sends a few alone when none did.
+/// Old periods fall away, so the baseline follows a service that slows as its tables grow (Azurite does, steeply; BBR's
+/// ProbeRTT). Not thread-safe: the limiter's lock guards it.
 /// </summary>
 internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period, int periods)
 {
@@ -16,21 +18,37 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 
     private readonly long _started = timeProvider.GetTimestamp();
     private readonly double[,] _lowest = Empty(periods);
+    private readonly long[] _aloneInPeriod = new long[periods];
     private long _period;
+
+    /// <summary>Whether a request sent alone was answered within the window: the baseline then holds no queue of this load's own.</summary>
+    public bool Trusted
+    {
+        get
+        {
+            MoveToCurrentPeriod();
+            return _aloneInPeriod.Any(count => count > 0);
+        }
+    }
 
     /// <summary>
     /// Takes in a served request's latency (<paramref name="alone"/>: no other request of this load was in flight when it
-    /// went); returns how many times its baseline it took, or null while there is no baseline for its size.
+    /// went); returns how many times its baseline it took (at least 1).
     /// </summary>
-    public double? Add(int rows, TimeSpan latency, bool alone)
+    public double Add(int rows, TimeSpan latency, bool alone)
     {
         MoveToCurrentPeriod();
         var size = SizeClass(Math.Max(1, rows));
         var milliseconds = latency.TotalMilliseconds;
         var slot = (int)(_period % periods);
-        if (alone && (double.IsNaN(_lowest[size, slot]) || milliseconds < _lowest[size, slot]))
+        if (double.IsNaN(_lowest[size, slot]) || milliseconds < _lowest[size, slot])
         {
             _lowest[size, slot] = milliseconds;
+        }
+
+        if (alone)
+        {
+            _aloneInPeriod[slot]++;
         }
 
         var baseline = double.PositiveInfinity;
@@ -42,7 +60,7 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
             }
         }
 
-        return double.IsPositiveInfinity(baseline) ? null : milliseconds / Math.Max(baseline, 0.001);
+        return milliseconds / Math.Max(baseline, 0.001);
     }
 
     private void MoveToCurrentPeriod()
@@ -59,6 +77,7 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 
     private void Clear(int slot)
     {
+        _aloneInPeriod[slot] = 0;
         for (var size = 0; size < SizeClasses; size++)
         {
             _lowest[size, slot] = double.NaN;

@@ -16,9 +16,11 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// queue, adding latency and no throughput (as on a service of one worker, such as Azurite). A service that takes more
 /// in parallel answers as fast with more in flight, so the limit climbs to the maximum there.</item>
 /// </list>
-/// The baseline comes from requests sent alone: the first of the load, and probes — the limit held at one for a
-/// few answers — when answers come for sizes without a baseline, and every <see cref="ProbeInterval"/> while a queue
-/// is seen, since a service that slows as its tables grow would otherwise leave the baseline behind (BBR's ProbeRTT).
+/// The baseline is the lowest latency seen (<see cref="LatencyBaseline"/>), proven free of this load's own queue by
+/// requests sent alone: the first of the load, and probes — the limit held at one for a few answers — every
+/// <see cref="ProbeInterval"/> while a queue is seen or no request went alone within the baseline's window, since a
+/// service that slows as its tables grow would otherwise leave the baseline behind (BBR's ProbeRTT), and a baseline
+/// taken among many requests would call their queue normal and let the limit climb past the knee.
 /// Written here because no library on the team's mirror adapts concurrency to latency (Polly and
 /// System.Threading.RateLimiting hold fixed limits; Netflix's concurrency-limits is Java).
 /// </summary>
@@ -44,9 +46,6 @@ internal sealed class VegasRule : IConcurrencyRule
 
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
 
-    /// <summary>The least time between probes for sizes without a baseline, so a mix of sizes cannot keep the limit at one.</summary>
-    private static readonly TimeSpan s_missingBaselineProbeSpacing = TimeSpan.FromSeconds(2);
-
     /// <summary>How long a probe may hold the limit at one before it ends regardless (a service answering in seconds).</summary>
     private static readonly TimeSpan s_probeTimeLimit = TimeSpan.FromSeconds(5);
 
@@ -57,13 +56,11 @@ internal sealed class VegasRule : IConcurrencyRule
     private readonly List<double> _roundRatios = [];
     private int _limit;
     private int _served;
-    private int _unmeasured;
     private int _answersSinceDecrease;
     private bool _probing;
     private int _probeAnswersLeft;
     private long _probeStarted;
     private long _nextProbe;
-    private long _lastProbeEnded;
 
     public VegasRule(int initial, int min, int max, TimeProvider timeProvider)
     {
@@ -74,7 +71,6 @@ internal sealed class VegasRule : IConcurrencyRule
         _baseline = new LatencyBaseline(_time, ProbeInterval, periods: 3);
         var now = _time.GetTimestamp();
         _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
-        _lastProbeEnded = now - (long)(s_missingBaselineProbeSpacing.TotalSeconds * _time.TimestampFrequency);
         _answersSinceDecrease = _limit;
     }
 
@@ -104,7 +100,7 @@ internal sealed class VegasRule : IConcurrencyRule
     private void Served(in AttemptObservation attempt)
     {
         var measured = attempt.Outcome.Latency > TimeSpan.Zero;
-        var ratio = measured ? _baseline.Add(attempt.Rows, attempt.Outcome.Latency, attempt.InFlightAtStart <= 1) : null;
+        double? ratio = measured ? _baseline.Add(attempt.Rows, attempt.Outcome.Latency, attempt.InFlightAtStart <= 1) : null;
         var now = _time.GetTimestamp();
         if (_probing)
         {
@@ -120,10 +116,6 @@ internal sealed class VegasRule : IConcurrencyRule
         {
             _roundRatios.Add(r);
         }
-        else if (!measured)
-        {
-            _unmeasured++;
-        }
 
         if (++_served >= _limit)
         {
@@ -134,7 +126,6 @@ internal sealed class VegasRule : IConcurrencyRule
     private void PushedBack()
     {
         _served = 0;
-        _unmeasured = 0;
         _roundRatios.Clear();
         if (_answersSinceDecrease >= _limit)
         {
@@ -148,14 +139,9 @@ internal sealed class VegasRule : IConcurrencyRule
     {
         var change = 0;
         var probe = false;
-        if (_unmeasured == _served)
+        if (_roundRatios.Count == 0)
         {
             change = 1; // an adapter that measures no latency: grow while answers are healthy, as AIMD does
-        }
-        else if (_roundRatios.Count * 2 < _served)
-        {
-            // Most answers were of sizes with no baseline yet: hold, and measure one.
-            probe = _time.GetElapsedTime(_lastProbeEnded, now) >= s_missingBaselineProbeSpacing;
         }
         else
         {
@@ -165,11 +151,10 @@ internal sealed class VegasRule : IConcurrencyRule
             // Down by the whole excess at once (as Gradient2 does): a service that slowed suddenly would otherwise make
             // every answer of several rounds wait behind a queue the limiter already knows about.
             change = queued < QueueLow ? 1 : queued > QueueHigh ? -Math.Max(1, (int)(queued - QueueHigh)) : 0;
-            probe = median >= QueueingRatio && now >= _nextProbe;
+            probe = now >= _nextProbe && (median >= QueueingRatio || !_baseline.Trusted);
         }
 
         _served = 0;
-        _unmeasured = 0;
         _roundRatios.Clear();
         _limit = Math.Clamp(_limit + change, _min, _max);
         if (probe && _limit > 1)
@@ -183,10 +168,8 @@ internal sealed class VegasRule : IConcurrencyRule
     private void EndProbe(long now)
     {
         _probing = false;
-        _lastProbeEnded = now;
         _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
         _served = 0;
-        _unmeasured = 0;
         _roundRatios.Clear();
     }
 }

@@ -174,6 +174,41 @@ public sealed class VegasRuleTests
         Assert.Equal(32, limits.Skip(1_000).Min());
     }
 
+    /// <summary>A service of <paramref name="workers"/> workers: flat latency up to that many in flight, then every request more waits its turn.</summary>
+    private static TimeSpan Knee(int workers, double serviceMs, int inFlight) =>
+        TimeSpan.FromMilliseconds(serviceMs * Math.Max(1, (double)inFlight / workers));
+
+    [Theory]
+    [InlineData(4, 1)]
+    [InlineData(4, 32)]
+    [InlineData(8, 4)]
+    [InlineData(16, 4)]
+    public void At_a_latency_knee_it_settles_between_the_knee_and_half_as_much_again(int workers, int initial)
+    {
+        var (rule, clock) = Timed(initial, max: 64);
+
+        var limits = Play(rule, clock, 20_000, (_, n) => Knee(workers, 40, n));
+
+        // Below the knee more in flight buys throughput; past it, only latency.
+        var settled = limits.Skip(2_000).ToList();
+        Assert.InRange(settled.Min(), workers, workers * 3 / 2);
+        Assert.InRange(settled.Max(), workers, workers * 3 / 2);
+    }
+
+    [Fact]
+    public void A_slow_first_answer_does_not_become_the_baseline_that_lets_the_limit_climb_past_the_knee()
+    {
+        // The load's first request goes alone and slow (connections opened, code compiled on both sides): ten times
+        // what the service takes once warm. Taken as the baseline, every later queue would look like none.
+        var (rule, clock) = Timed(4, max: 32);
+        clock.Advance(TimeSpan.FromMilliseconds(400));
+        Answer(rule, TimeSpan.FromMilliseconds(400), 1);
+
+        var limits = Play(rule, clock, 3_000, (_, n) => Knee(4, 40, n));
+
+        Assert.InRange(limits.Skip(1_000).Max(), 4, 6);
+    }
+
     [Fact]
     public void A_service_that_slows_at_once_loses_the_whole_excess_in_one_round_not_one_slot_a_round()
     {
