@@ -4,7 +4,7 @@ namespace Loader.Worker.Batching;
 
 /// <summary>
 /// Groups rows by partition key into batches within the backend's limits. A full batch leaves at once; partial
-/// batches wait in a buffer bounded by <see cref="BatchingPolicy.MaxBufferedRows"/>, and when it is full the
+/// batches wait in a buffer bounded by <see cref="BatchingPolicy.MaxBufferedBytes"/> (and <see cref="BatchingPolicy.MaxBufferedRows"/>), and when it is full the
 /// oldest partial batch leaves as it is, so a million distinct keys never means a million waiting batches. A
 /// partial batch older than <see cref="BatchingPolicy.MaxBatchDelay"/> leaves as it is too (see <see cref="EmitExpired"/>),
 /// so a rare key's row never waits for the end of the input. A repeated key inside one batch is resolved by the write mode (see <see cref="DuplicateResolution"/>).
@@ -24,6 +24,9 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
 
     /// <summary>Rows waiting in partial batches.</summary>
     public int BufferedRows { get; private set; }
+
+    /// <summary>The memory the rows waiting in partial batches hold (<see cref="EntityFootprint"/>).</summary>
+    public long BufferedBytes { get; private set; }
 
     /// <summary>Partition keys with a partial batch waiting.</summary>
     public int PendingPartitions => _pending.Count;
@@ -101,14 +104,14 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
 
     private void Append(PendingBatch batch, LoadEntity entity, ICollection<ReadyBatch> ready)
     {
-        batch.Add(entity);
+        BufferedBytes += batch.Add(entity);
         BufferedRows++;
         if (batch.Entities.Count >= policy.MaxOperations)
         {
             Emit(batch, ready);
         }
 
-        while (BufferedRows > policy.MaxBufferedRows)
+        while (BufferedRows > policy.MaxBufferedRows || BufferedBytes > policy.MaxBufferedBytes)
         {
             EmitOldest(ready);
         }
@@ -130,14 +133,14 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
                 }
 
                 var folded = merged with { PayloadBytes = inspection.PayloadBytes };
-                batch.Replace(index, folded);
+                BufferedBytes += batch.Replace(index, folded);
                 batch.RecordSuperseded(folded, earlier);
                 return new DuplicateKey(earlier, later, DuplicateResolution.Merged);
             default:
                 if (batch.PayloadBytes - earlier.PayloadBytes + later.PayloadBytes > policy.MaxPayloadBytes)
                 {
                     // The later row does not fit where the earlier stood: send the others, start afresh with it.
-                    batch.RemoveAt(index);
+                    BufferedBytes += batch.RemoveAt(index);
                     BufferedRows--;
                     Emit(batch, ready);
                     var next = Open(later, batch.FirstRecord);
@@ -146,7 +149,7 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
                 }
                 else
                 {
-                    batch.Replace(index, later);
+                    BufferedBytes += batch.Replace(index, later);
                     batch.RecordSuperseded(later, earlier);
                 }
 
@@ -200,6 +203,7 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
         }
 
         BufferedRows -= batch.Entities.Count;
+        BufferedBytes -= batch.FootprintBytes;
         if (batch.Entities.Count == 0)
         {
             return;

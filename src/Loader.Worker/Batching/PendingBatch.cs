@@ -24,6 +24,9 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
 
     public long PayloadBytes { get; private set; }
 
+    /// <summary>The memory the waiting rows hold (<see cref="EntityFootprint"/>).</summary>
+    public long FootprintBytes { get; private set; }
+
     /// <summary>Set once the batch has left the buffer; the eviction queue skips it then.</summary>
     public bool Emitted { get; set; }
 
@@ -55,7 +58,8 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         return -1;
     }
 
-    public void Add(LoadEntity entity)
+    /// <summary>Appends a row; returns how much its footprint grew the batch's.</summary>
+    public long Add(LoadEntity entity)
     {
         if (Entities.Count == _hashes.Length)
         {
@@ -65,20 +69,31 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         _hashes[Entities.Count] = HashOf(entity.RowKey);
         Entities.Add(entity);
         PayloadBytes += entity.PayloadBytes;
+        var footprint = EntityFootprint.Of(entity);
+        FootprintBytes += footprint;
+        return footprint;
     }
 
-    public void RemoveAt(int index)
+    /// <summary>Takes a row out; returns the change of the batch's footprint (negative).</summary>
+    public long RemoveAt(int index)
     {
+        var footprint = EntityFootprint.Of(Entities[index]);
         PayloadBytes -= Entities[index].PayloadBytes;
+        FootprintBytes -= footprint;
         Entities.RemoveAt(index);
         Array.Copy(_hashes, index + 1, _hashes, index, Entities.Count - index);
+        return -footprint;
     }
 
-    public void Replace(int index, LoadEntity entity)
+    /// <summary>Puts a row in another's place; returns the change of the batch's footprint.</summary>
+    public long Replace(int index, LoadEntity entity)
     {
+        var change = EntityFootprint.Of(entity) - EntityFootprint.Of(Entities[index]);
         PayloadBytes += entity.PayloadBytes - Entities[index].PayloadBytes;
+        FootprintBytes += change;
         Entities[index] = entity;
         _hashes[index] = HashOf(entity.RowKey);
+        return change;
     }
 
     private int HashOf(string rowKey)

@@ -62,18 +62,27 @@ internal sealed class LoaderOptions
     [Range(0d, double.MaxValue, MinimumIsExclusive = true)]
     public double? MaxRowsPerSecond { get; set; }
 
-    /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is.</summary>
+    /// <summary>
+    /// Memory, in bytes, that rows waiting in partial batches may hold before the oldest partial batch is sent as it is.
+    /// More lets many partition keys fill their batches (fewer requests); less keeps the process smaller. Unset: 32 MiB,
+    /// or a sixteenth of the memory the process may use where that is less, which keeps a load under about 256 MiB.
+    /// </summary>
+    // Estimated from the rows' layout (Batching/EntityFootprint); at least a few full batches of wide rows, at most 16 GiB.
+    [Range(typeof(long), "1048576", "17179869184")]
+    public long? MaxBufferedBytes { get; set; }
+
+    /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is, besides <see cref="MaxBufferedBytes"/>. Unset: no count, memory alone bounds them.</summary>
     // The loader's own ceiling on rows held in memory; at least one batch (Loader:BatchSize), which the validator checks.
     [Range(1, 10_000_000)]
-    [Accepts("at least Loader:BatchSize")]
-    public int MaxBufferedRows { get; set; } = 20_000;
+    [Accepts("at least Loader:BatchSize; optional")]
+    public int? MaxBufferedRows { get; set; }
 
     /// <summary>
     /// The longest a partial batch waits for more rows of its partition key before it is sent as it is. Rows of a rare
     /// key would otherwise wait for the end of the input, holding the checkpoint back: a crash then re-sends nearly
     /// everything. Longer fills batches of slow keys better; shorter keeps the checkpoint closer behind the reader. Only
     /// while the service keeps up: while batches queue for it, a partial batch keeps filling (up to
-    /// <see cref="MaxBufferedRows"/>), since sending it early would cost a request and gain nothing.
+    /// <see cref="MaxBufferedBytes"/>), since sending it early would cost a request and gain nothing.
     /// </summary>
     // No timer is set with it (the batch stage looks at least every 10 ms to 1 s and compares ages), so only the type limits it.
     [Range(typeof(TimeSpan), SettingLimits.OneMillisecond, SettingLimits.LongestDuration)]

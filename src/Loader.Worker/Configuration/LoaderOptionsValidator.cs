@@ -53,9 +53,9 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         ValidateTemplate("Loader:RowKey", options.RowKey, ForbiddenInRowKey(options.Backend), failures);
         ValidateColumnTypes(options, failures);
         failures.Bounds(LoaderOptions.SectionName, options);
-        if (options.MaxBufferedRows < options.BatchSize && options.MaxBufferedRows >= 1)
+        if (options.MaxBufferedRows is { } rows && rows < options.BatchSize && rows >= 1)
         {
-            failures.Add(SettingFailures.Invariant($"Loader:MaxBufferedRows must be at least Loader:BatchSize ({options.BatchSize}): a full batch waits there, was {options.MaxBufferedRows}."));
+            failures.Add(SettingFailures.Invariant($"Loader:MaxBufferedRows must be at least Loader:BatchSize ({options.BatchSize}): a full batch waits there, was {rows}."));
         }
 
         failures.AddSection(_csv, options.Csv);

@@ -211,7 +211,8 @@ internal sealed partial class LoadPipeline
         var policy = new BatchingPolicy(
             Math.Min(_settings.BatchSize, limits.MaxOperationsPerBatch),
             limits.MaxBatchPayloadBytes,
-            _settings.MaxBufferedRows,
+            _settings.MaxBufferedRows ?? int.MaxValue,
+            _settings.MaxBufferedBytes ?? BufferBudget.ForThisProcess(),
             _settings.WriteMode,
             _settings.MaxBatchDelay);
         return new PartitionBatcher(policy, entity => _backend.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()), _timeProvider);

@@ -12,7 +12,7 @@ public sealed class PartitionBatcherTests
         new(partitionKey, rowKey, properties.Select(p => EntityProperty.FromString(p.Name, p.Value)).ToArray(), new RowOrigin(++_record, _record + 1), payloadBytes);
 
     private static PartitionBatcher Batcher(int maxOperations = 100, long maxPayload = 1_000_000, int maxBuffered = 10_000, WriteMode mode = WriteMode.Upsert) =>
-        new(new BatchingPolicy(maxOperations, maxPayload, maxBuffered, mode), entity => new EntityInspection(entity.PayloadBytes, null));
+        new(new BatchingPolicy(maxOperations, maxPayload, maxBuffered, long.MaxValue, mode), entity => new EntityInspection(entity.PayloadBytes, null));
 
     [Fact]
     public void A_full_batch_leaves_at_once_and_partial_ones_wait()
@@ -63,6 +63,73 @@ public sealed class PartitionBatcherTests
 
         Assert.Equal(9_900, ready.Count);
         Assert.Equal(Enumerable.Range(0, 9_900).Select(i => $"p{i}"), ready.Select(r => r.Batch.PartitionKey));
+    }
+
+    [Fact]
+    public void The_buffer_is_bounded_by_the_memory_its_rows_hold_so_wide_rows_fill_it_sooner_than_narrow_ones()
+    {
+        const long budget = 1024 * 1024;
+        var narrow = Row("n", "r", 100, ("a", "x"));
+        var wide = Row("w", "r", 100, Enumerable.Range(0, 40).Select(i => ($"c{i}", new string('v', 40))).ToArray());
+        Assert.True(EntityFootprint.Of(wide) > 10 * EntityFootprint.Of(narrow));
+
+        int Held(Func<int, LoadEntity> row)
+        {
+            var batcher = new PartitionBatcher(new BatchingPolicy(100, 1_000_000, int.MaxValue, budget, WriteMode.Upsert), entity => new EntityInspection(entity.PayloadBytes, null));
+            var ready = new List<ReadyBatch>();
+            var most = 0;
+            for (var i = 0; i < 50_000; i++)
+            {
+                batcher.Add(row(i), ready);
+                Assert.True(batcher.BufferedBytes <= budget);
+                most = Math.Max(most, batcher.BufferedRows);
+            }
+
+            // The oldest partial batch left first, as with a bound in rows.
+            Assert.Equal(Enumerable.Range(0, ready.Count).Select(i => $"p{i}"), ready.Select(r => r.Batch.PartitionKey));
+            return most;
+        }
+
+        var narrowRows = Held(i => narrow with { PartitionKey = $"p{i}" });
+        var wideRows = Held(i => wide with { PartitionKey = $"p{i}" });
+
+        Assert.InRange(narrowRows, 1_000, 50_000);
+        Assert.True(wideRows * 10 < narrowRows, $"{wideRows} wide rows held against {narrowRows} narrow");
+    }
+
+    [Fact]
+    public void A_byte_budget_for_a_thousand_keys_fills_their_batches_where_twenty_thousand_rows_did_not()
+    {
+        // A thousand partition keys in turn, rows of 20 columns like the flights': the buffer must hold about half a batch
+        // per key for most batches to leave full.
+        var properties = Enumerable.Range(0, 16).Select(i => ($"c{i}", "12.5")).ToArray();
+        var keys = new Random(42).GetItems(Enumerable.Range(0, 1_000).ToArray(), 300_000);
+        int Requests(int maxRows, long maxBytes)
+        {
+            var batcher = new PartitionBatcher(new BatchingPolicy(100, 1_000_000, maxRows, maxBytes, WriteMode.Upsert), entity => new EntityInspection(entity.PayloadBytes, null));
+            var ready = new List<ReadyBatch>();
+            for (var i = 0; i < keys.Length; i++)
+            {
+                batcher.Add(Row($"k{keys[i]}", $"r{i}", 100, properties), ready);
+            }
+
+            batcher.Flush(ready);
+            return ready.Count;
+        }
+
+        // Every batch full but each key's last: the fewest requests these rows can go in.
+        var fewest = keys.CountBy(key => key).Sum(count => (count.Value + 99) / 100);
+        var byRows = Requests(20_000, long.MaxValue);
+        var byBytes = Requests(int.MaxValue, BufferBudget.DefaultBytes);
+        Assert.True(byRows > 1.5 * fewest, $"{byRows} requests by 20,000 rows, {fewest} at the fewest");
+        Assert.True(byBytes <= 1.2 * fewest, $"{byBytes} requests by {BufferBudget.DefaultBytes:N0} bytes, {fewest} at the fewest");
+    }
+
+    [Fact]
+    public void The_default_budget_is_a_sixteenth_of_a_small_machines_memory_and_no_more_than_the_default_on_a_large_one()
+    {
+        Assert.Equal(BufferBudget.DefaultBytes, BufferBudget.For(64L * 1024 * 1024 * 1024));
+        Assert.Equal(512L * 1024 * 1024 / 16, BufferBudget.For(512L * 1024 * 1024));
     }
 
     [Fact]
@@ -220,7 +287,7 @@ public sealed class PartitionBatcherTests
     {
         var clock = new FakeTimeProvider();
         var batcher = new PartitionBatcher(
-            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
+            new BatchingPolicy(100, 1_000_000, 10_000, long.MaxValue, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
             timeProvider: clock);
         var ready = new List<ReadyBatch>();
@@ -253,7 +320,7 @@ public sealed class PartitionBatcherTests
     public void Without_a_maximum_delay_a_partial_batch_waits_however_long_it_takes()
     {
         var clock = new FakeTimeProvider();
-        var batcher = new PartitionBatcher(new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert), entity => new EntityInspection(entity.PayloadBytes, null), timeProvider: clock);
+        var batcher = new PartitionBatcher(new BatchingPolicy(100, 1_000_000, 10_000, long.MaxValue, WriteMode.Upsert), entity => new EntityInspection(entity.PayloadBytes, null), timeProvider: clock);
         var ready = new List<ReadyBatch>();
         batcher.Add(Row("rare", "1"), ready);
 

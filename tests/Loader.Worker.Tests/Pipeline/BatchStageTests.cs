@@ -38,7 +38,7 @@ public sealed class BatchStageTests : IDisposable
     {
         var watermark = new RecordWatermark();
         var batcher = new PartitionBatcher(
-            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
+            new BatchingPolicy(100, 1_000_000, 10_000, long.MaxValue, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
             _clock);
         var stage = new BatchStage(batcher, _rejects, watermark, idlePeriod: TimeSpan.FromMilliseconds(10), dispatcherWaits: () => true);
@@ -67,7 +67,7 @@ public sealed class BatchStageTests : IDisposable
     {
         var watermark = new RecordWatermark();
         var batcher = new PartitionBatcher(
-            new BatchingPolicy(100, 1_000_000, 10_000, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
+            new BatchingPolicy(100, 1_000_000, 10_000, long.MaxValue, WriteMode.Upsert, MaxBatchDelay: TimeSpan.FromSeconds(5)),
             entity => new EntityInspection(entity.PayloadBytes, null),
             _clock);
         var dispatcherWaits = false;
