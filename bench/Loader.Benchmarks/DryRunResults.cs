@@ -8,6 +8,7 @@ internal sealed record DryRunResults(
     string CommandLine,
     string DataCommandLine,
     IReadOnlyList<DryRunSample> Runs,
+    IReadOnlyList<CsvBaselineSample> Baselines,
     IReadOnlyList<TargetCheck> Targets,
     bool Valid,
     string LoadAverageAtEnd);

@@ -18,6 +18,14 @@ internal sealed record DryRunSample(
 {
     public double RowsPerSecond => Seconds > 0 ? Math.Round(Rows / Seconds, 1) : 0;
 
+    /// <summary>User and system CPU of the whole loader process, start-up included.</summary>
+    public double? CpuSeconds { get; init; }
+
+    /// <summary>Batches the dry run formed: the requests a load would send.</summary>
+    public long? Requests { get; init; }
+
+    public double? CpuMicrosecondsPerRow => CpuSeconds is { } cpu && Rows > 0 ? Math.Round(cpu * 1e6 / Rows, 3) : null;
+
     /// <summary>The larger of the two peaks: they measure the same thing, and a limit is about the worse.</summary>
     public double PeakMiB => Math.Max(ReportPeakMiB ?? 0, PolledPeakMiB ?? 0);
 }

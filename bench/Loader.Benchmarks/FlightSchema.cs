@@ -10,6 +10,9 @@ internal static class FlightSchema
 
     public const string PartitionKey = "{dest}";
 
+    /// <summary>The one column the partition key is made of.</summary>
+    public const string PartitionColumn = "dest";
+
     public const string RowKey = "{year}-{month}-{day}-{carrier}-{flight}";
 
     private static readonly string[] s_int32Columns = ["year", "month", "day", "flight", "dep_delay", "arr_delay", "distance"];

@@ -15,6 +15,9 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
 {
     public const string Command = "instant";
 
+    /// <summary>Requests at most this many times the fewest the rows fit in: the buffer of partial batches fills them.</summary>
+    private const double RequestsTarget = 1.2;
+
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
         var cosmos = settings.Backend == "Cosmos";
@@ -59,6 +62,21 @@ internal sealed class InstantBenchmark(BenchSettings settings, TextWriter output
                 AtLeast: true))
             .ToList();
         targets.AddRange(RestTargets(samples));
+        if (!cosmos)
+        {
+            // Table batches are the loader's own (Cosmos DB's Bulk mode batches in the SDK): how full they leave.
+            var fewest = FullBatchMinimum.Of(bench.Csv);
+            output.WriteLine(Invariant($"Full-batch minimum: {fewest:N0} requests (every partition key's batches of {FullBatchMinimum.BatchSize} full but its last)."));
+            output.WriteLine();
+            targets.AddRange(endpoint.Variants
+                .Where(variant => variant.LoaderDll is null)
+                .Select(variant => new TargetCheck(
+                    $"{variant.Name} requests / full-batch minimum (median)",
+                    Math.Round(Statistics.Median(samples.Where(sample => sample.Loader == variant.Name).Select(sample => (double)sample.Batches)) / fewest, 3),
+                    RequestsTarget,
+                    AtLeast: false)));
+        }
+
         Print(samples, targets, valid);
 
         bench.Finish(loadAverage => new InstantResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, targets, valid, loadAverage));

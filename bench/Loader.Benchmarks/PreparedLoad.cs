@@ -36,7 +36,7 @@ internal sealed record PreparedLoad(IReadOnlyList<LoadEntity> Entities, IReadOnl
 
         var defaults = new LoaderOptions();
         var policy = new BatchingPolicy(
-            Math.Min(defaults.BatchSize, adapter.Limits.MaxOperationsPerBatch), adapter.Limits.MaxBatchPayloadBytes, defaults.MaxBufferedRows, defaults.WriteMode);
+            Math.Min(defaults.BatchSize, adapter.Limits.MaxOperationsPerBatch), adapter.Limits.MaxBatchPayloadBytes, defaults.MaxBufferedRows ?? int.MaxValue, defaults.MaxBufferedBytes ?? BufferBudget.ForThisProcess(), defaults.WriteMode);
         var batcher = new PartitionBatcher(policy, entity => adapter.Inspect(entity.PartitionKey, entity.RowKey, entity.Properties.ToArray()));
         var ready = new List<ReadyBatch>();
         foreach (var entity in entities)
