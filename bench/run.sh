@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds Release and runs the benchmarks with their defaults: ingest (the loader against its baselines on
-# Azurite), dryrun (the loader's CSV path alone), concurrency (Adaptive against Fixed on a long skewed load),
+# Azurite), dryrun (the loader's CSV path beside CsvHelper alone), concurrency (Adaptive against Fixed 2/4/8/16 on skewed loads),
 # throttle (the loader against an RU budget), then instant (the loader's own ceiling against an endpoint that
 # answers at once, beside the REST-client loader of 491e8a8; with --backend Cosmos the Cosmos DB adapter through the real
 # SDK against the Cosmos DB stand-in in instant mode, TransactionalBatch and Bulk); blobread (the read-ahead blob stream against the
