@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 # Entries ending in ":" accept any sub-key (e.g. Columns:<name>).
 LOADER_SETTINGS = {
     "Input", "Backend", "PartitionKey", "RowKey", "Columns:", "WriteMode", "BatchSize",
-    "MaxParallelBatches", "MaxBufferedRows", "MaxBatchDelay", "MaxRejects", "DryRun", "Check", "ReportPath", "RejectsPath",
+    "MaxParallelBatches", "MaxBufferedBytes", "MaxBufferedRows", "MaxBatchDelay", "MaxRejects", "DryRun", "Check", "ReportPath", "RejectsPath",
     "CheckpointPath", "CheckpointInterval", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
     "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond", "HtmlReportPath", "ProgressBar",
     "Estimate:SampleRows", "Estimate:Prices:Currency", "Estimate:Prices:PerMillionRequestUnits",

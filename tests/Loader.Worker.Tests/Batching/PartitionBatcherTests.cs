@@ -102,7 +102,13 @@ public sealed class PartitionBatcherTests
     {
         // A thousand partition keys in turn, rows of 20 columns like the flights': the buffer must hold about half a batch
         // per key for most batches to leave full.
-        var properties = Enumerable.Range(0, 16).Select(i => ($"c{i}", "12.5")).ToArray();
+        EntityProperty[] properties =
+        [
+            .. Enumerable.Range(0, 8).Select(i => EntityProperty.FromInt32($"i{i}", i)),
+            .. Enumerable.Range(0, 8).Select(i => EntityProperty.FromDouble($"d{i}", i + 0.5)),
+            .. Enumerable.Range(0, 4).Select(i => EntityProperty.FromString($"s{i}", "ABC")),
+        ];
+        var text = new byte[110];
         var keys = new Random(42).GetItems(Enumerable.Range(0, 1_000).ToArray(), 300_000);
         int Requests(int maxRows, long maxBytes)
         {
@@ -110,7 +116,7 @@ public sealed class PartitionBatcherTests
             var ready = new List<ReadyBatch>();
             for (var i = 0; i < keys.Length; i++)
             {
-                batcher.Add(Row($"k{keys[i]}", $"r{i}", 100, properties), ready);
+                batcher.Add(new LoadEntity($"k{keys[i]}", $"2020-1-1-AA-{i}", properties, new RowOrigin(i + 1, i + 2), 100, text), ready);
             }
 
             batcher.Flush(ready);
