@@ -74,7 +74,7 @@ internal sealed class LoaderOptions
     /// <summary>Rows that may wait in partial batches before the oldest partial batch is sent as it is, besides <see cref="MaxBufferedBytes"/>. Unset: no count, memory alone bounds them.</summary>
     // The loader's own ceiling on rows held in memory; at least one batch (Loader:BatchSize), which the validator checks.
     [Range(1, 10_000_000)]
-    [Accepts("at least Loader:BatchSize; optional")]
+    [Accepts("at least Loader:BatchSize")]
     public int? MaxBufferedRows { get; set; }
 
     /// <summary>
