@@ -22,7 +22,8 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// service that slows as its tables grow would otherwise leave the baseline behind (BBR's ProbeRTT), and a baseline
 /// taken among many requests would call their queue normal and let the limit climb past the knee.
 /// Written here because no library on the team's mirror adapts concurrency to latency (Polly and
-/// System.Threading.RateLimiting hold fixed limits; Netflix's concurrency-limits is Java).
+/// System.Threading.RateLimiting hold fixed limits; Netflix's concurrency-limits is Java, and its .NET port,
+/// ConcurrencyLimits, is not on the mirror).
 /// </summary>
 internal sealed class VegasRule : IConcurrencyRule
 {
