@@ -18,8 +18,11 @@ internal abstract record InputPart(string Name, long Length)
     /// Opens the part's CSV text from the start, decompressed as it is read when the part is compressed;
     /// <paramref name="bufferSize"/> is how much to fetch at a time, and the bytes as stored count into <paramref name="progress"/>.
     /// </summary>
-    public Stream Open(int bufferSize, InputProgress? progress = null) =>
-        Decompression.Open(Compression, new CountingReadStream(OpenStored(bufferSize), progress, Name), Name, Length);
+    public Stream Open(int bufferSize, InputProgress? progress = null)
+    {
+        var text = Decompression.Open(Compression, new CountingReadStream(OpenStored(bufferSize), progress, Name), Name, Length);
+        return progress is null || Compression == InputCompression.None ? text : new TimedDecompression(text, progress);
+    }
 
     /// <summary>Opens the part's bytes as stored.</summary>
     protected abstract Stream OpenStored(int bufferSize);

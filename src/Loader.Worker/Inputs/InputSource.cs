@@ -42,6 +42,27 @@ internal sealed class InputSource
     /// </summary>
     public bool ReadsOnce => Parts.Any(part => part is OnceReadPart);
 
+    /// <summary>What the input is read from, as the report says it: a file or files, a blob or blobs, a named pipe, standard input.</summary>
+    public string Medium
+    {
+        get
+        {
+            if (Parts is [OnceReadPart once])
+            {
+                return once.Kind;
+            }
+
+            var blobs = Parts.All(part => (part is RangePart range ? range.Whole : part) is BlobPart);
+            return (blobs, Parts.Count) switch
+            {
+                (true, 1) => "a blob",
+                (true, var count) => $"{count} blobs",
+                (false, 1) => "a file",
+                (false, var count) => $"{count} files",
+            };
+        }
+    }
+
     /// <summary>The parts that are compressed: a resume reads them again from their start, since they cannot seek.</summary>
     public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != InputCompression.None);
 

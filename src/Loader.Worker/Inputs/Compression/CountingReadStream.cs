@@ -7,7 +7,7 @@ namespace Loader.Worker.Inputs.Compression;
 /// <summary>
 /// A part's bytes as stored, counted as they are read: into the part's own <see cref="Position"/> and the whole input's
 /// <see cref="InputProgress"/>. It sits under the decompressor, so progress is compressed bytes against the compressed
-/// size. Can look at the first bytes before they are read (<see cref="Peek"/>), to check what the part is. A storage
+/// size; the time each read waits for the storage is counted there too. Can look at the first bytes before they are read (<see cref="Peek"/>), to check what the part is. A storage
 /// failure while reading (a blob rewritten since the load began, no answer after the client's retries) comes out as an
 /// <see cref="IOException"/> of one line, as any failure of the input does. Forward-only.
 /// </summary>
@@ -58,6 +58,7 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress, 
         }
 
         int read;
+        var started = progress?.Clock.GetTimestamp() ?? 0;
         try
         {
             read = inner.Read(buffer);
@@ -67,6 +68,7 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress, 
             throw failure;
         }
 
+        progress?.StoredRead(started);
         Count(read);
         return read;
     }
@@ -79,6 +81,7 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress, 
         }
 
         int read;
+        var started = progress?.Clock.GetTimestamp() ?? 0;
         try
         {
             read = await inner.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
@@ -88,6 +91,7 @@ internal sealed class CountingReadStream(Stream inner, InputProgress? progress, 
             throw failure;
         }
 
+        progress?.StoredRead(started);
         Count(read);
         return read;
     }
