@@ -41,6 +41,9 @@ internal sealed partial class CheckpointWriter(
     /// <summary>Why the last write failed, when it did.</summary>
     public string? LastFailure => Volatile.Read(ref _lastFailure);
 
+    /// <summary>Time spent writing checkpoints so far (the rejects stored before each included).</summary>
+    public TimeSpan Writing => TimeSpan.FromTicks(Interlocked.Read(ref _writingTicks));
+
     /// <summary>How long ago the last checkpoint was written; null before the first.</summary>
     public TimeSpan? SinceLastWritten => Interlocked.Read(ref _lastWritten) is var at and > 0 ? timeProvider.GetElapsedTime(at) : null;
 

@@ -46,6 +46,24 @@ internal sealed partial class BatchWriter(
     public async Task WriteAsync(ReadyBatch ready, CancellationToken abort)
     {
         var work = new BatchWork(ready);
+        var tally = new BatchTally(statistics.Times, timeProvider);
+        try
+        {
+            if (await WriteAllAsync(work, tally, abort).ConfigureAwait(false))
+            {
+                watermark.Settled(ready.Records);
+            }
+        }
+        finally
+        {
+            tally.BackoffEnded(retried: false);
+            statistics.Partitions.Batch(ready.Batch.PartitionKey, tally.Of(ready.Batch.Entities.Count + (ready.Superseded?.Count ?? 0)));
+        }
+    }
+
+    /// <summary>Sends until every row is settled (true) or the rest failed or the load stopped (false).</summary>
+    private async Task<bool> WriteAllAsync(BatchWork work, BatchTally tally, CancellationToken abort)
+    {
         while (work.Remaining > 0 || work.Conflicts.Count > 0)
         {
             BatchOutcome outcome;
@@ -53,14 +71,14 @@ internal sealed partial class BatchWriter(
             {
                 abort.ThrowIfCancellationRequested();
                 outcome = work.Conflicts.Count > 0
-                    ? await ResolveConflictsAsync(work, abort).ConfigureAwait(false)
-                    : await AttemptWithRetriesAsync(work, abort).ConfigureAwait(false);
+                    ? await ResolveConflictsAsync(work, tally, abort).ConfigureAwait(false)
+                    : await AttemptWithRetriesAsync(work, tally, abort).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (abort.IsCancellationRequested)
             {
                 // Counted failed, but not logged: the stop itself is logged once, not per batch.
                 statistics.RowsFailed(work.RemainingRows, StoppedError);
-                return;
+                return false;
             }
 
             if (outcome.Status is BatchStatus.Written or BatchStatus.OperationsRejected)
@@ -69,16 +87,16 @@ internal sealed partial class BatchWriter(
             }
 
             Fail(work, outcome);
-            return;
+            return false;
         }
 
-        watermark.Settled(ready.Records);
+        return true;
     }
 
-    private Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, CancellationToken cancellationToken) =>
+    private Task<BatchOutcome> AttemptWithRetriesAsync(BatchWork work, BatchTally tally, CancellationToken cancellationToken) =>
         resilience.Retry.ExecuteAsync(
-            static async (state, token) => await state.Writer.AttemptAsync(state.Work, token).ConfigureAwait(false),
-            (Writer: this, Work: work),
+            static async (state, token) => await state.Writer.AttemptAsync(state.Work, state.Tally, token).ConfigureAwait(false),
+            (Writer: this, Work: work, Tally: tally),
             cancellationToken).AsTask();
 
     /// <summary>
@@ -86,28 +104,34 @@ internal sealed partial class BatchWriter(
     /// pace is taken inside the slot, right before sending, so a batch that waited for its slot goes out at the
     /// pace of that moment, not of when it started waiting.
     /// </summary>
-    private async Task<BatchOutcome> AttemptAsync(BatchWork work, CancellationToken cancellationToken)
+    private async Task<BatchOutcome> AttemptAsync(BatchWork work, BatchTally tally, CancellationToken cancellationToken)
     {
+        tally.BackoffEnded(retried: true);
         var rows = work.Remaining;
         double taken;
         BatchOutcome outcome;
         ConcurrencyLease slot;
+        var queued = timeProvider.GetTimestamp();
         using (slot = await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
-            taken = await controls.Pacer.WaitAsync(rows, cancellationToken).ConfigureAwait(false);
+            statistics.Times.SlotWaited(timeProvider.GetElapsedTime(queued));
+            taken = await PacedAsync(rows, cancellationToken).ConfigureAwait(false);
 
             // Recorded before the request leaves, not after its answer: a request cut off by a stop (or any request
             // left without an answer) may still have been applied, and a resumed Insert load must then take a
             // conflict on these rows for its own earlier write, not reject them.
             watermark.Sent(work.HighestRecord);
             statistics.BatchStarted();
+            var sent = tally.Sending();
+            BatchOutcome? answered = null;
             try
             {
-                outcome = await SendAsync(work.Current, cancellationToken).ConfigureAwait(false);
+                answered = outcome = await SendAsync(work.Current, cancellationToken).ConfigureAwait(false);
             }
             finally
             {
                 statistics.BatchFinished();
+                tally.Answered(sent, answered);
             }
         }
 
@@ -154,11 +178,39 @@ internal sealed partial class BatchWriter(
             else
             {
                 rejects.Reject(entity, RefusalReason(failure));
+                tally.Refused();
             }
         }
 
         // Nothing left to send: stop retrying, whatever the status of the last answer.
-        return work.Remaining == 0 && !written ? outcome with { Status = BatchStatus.Written } : outcome;
+        var result = work.Remaining == 0 && !written ? outcome with { Status = BatchStatus.Written } : outcome;
+        if (result.Status is BatchStatus.Throttled or BatchStatus.Transient)
+        {
+            tally.BackoffStarted(throttled: result.Status == BatchStatus.Throttled);
+        }
+
+        return result;
+    }
+
+    /// <summary>Waits for the pace; a wait that does not end at once is counted, so the report can tell how long the pace held batches.</summary>
+    private async ValueTask<double> PacedAsync(int rows, CancellationToken cancellationToken)
+    {
+        var pace = controls.Pacer.WaitAsync(rows, cancellationToken);
+        if (pace.IsCompleted)
+        {
+            return await pace.ConfigureAwait(false);
+        }
+
+        var waiting = timeProvider.GetTimestamp();
+        statistics.Times.PacingStarted();
+        try
+        {
+            return await pace.ConfigureAwait(false);
+        }
+        finally
+        {
+            statistics.Times.PacingEnded(timeProvider.GetElapsedTime(waiting));
+        }
     }
 
     /// <summary>
@@ -168,7 +220,7 @@ internal sealed partial class BatchWriter(
     /// sent again; the rows still to send that are stored as they are leave the batch. Should the read fail, the
     /// conflicts are rejected as the service refused them.
     /// </summary>
-    private async Task<BatchOutcome> ResolveConflictsAsync(BatchWork work, CancellationToken cancellationToken)
+    private async Task<BatchOutcome> ResolveConflictsAsync(BatchWork work, BatchTally tally, CancellationToken cancellationToken)
     {
         var conflicts = work.Conflicts.ToList();
         var entities = conflicts.Select(conflict => conflict.Entity).Concat(work.Current.Entities).ToList();
@@ -189,6 +241,7 @@ internal sealed partial class BatchWriter(
             foreach (var (entity, failure) in conflicts)
             {
                 rejects.Reject(entity, RefusalReason(failure) + unread);
+                tally.Refused();
             }
 
             return outcome with { Status = BatchStatus.Written };
@@ -207,6 +260,7 @@ internal sealed partial class BatchWriter(
                     break;
                 default:
                     rejects.Reject(entity, $"{RefusalReason(failure)}; the stored entity is not this row: {answered.Entities[i].Difference}");
+                    tally.Refused();
                     break;
             }
         }

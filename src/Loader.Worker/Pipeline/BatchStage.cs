@@ -2,6 +2,7 @@ using System.Threading.Channels;
 using Loader.Worker.Batching;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Rejects;
+using Loader.Worker.Reporting;
 
 namespace Loader.Worker.Pipeline;
 
@@ -13,18 +14,41 @@ namespace Loader.Worker.Pipeline;
 /// cost throughput; it keeps filling instead, bounded by the buffer, and the checkpoint's pending ranges keep a restart
 /// from re-sending more than it holds.
 /// </summary>
+/// <param name="batcher">Groups rows into batches.</param>
+/// <param name="rejects">Where rows the batcher refuses go.</param>
+/// <param name="watermark">Learns which records are pending in batches.</param>
+/// <param name="idlePeriod">How often to look for lingering batches while no rows come.</param>
+/// <param name="dispatcherWaits">Whether the dispatcher has taken every batch handed to it.</param>
+/// <param name="times">Where the stage's running time and its waits for rows and for the dispatcher are counted; none when null.</param>
 internal sealed class BatchStage(
-    PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, TimeSpan idlePeriod, Func<bool> dispatcherWaits)
+    PartitionBatcher batcher, RejectSink rejects, RecordWatermark watermark, TimeSpan idlePeriod, Func<bool> dispatcherWaits, LoadTimes? times = null)
 {
+    private readonly TimeProvider _clock = times?.Clock ?? TimeProvider.System;
+    private TimeSpan _waitingForRows;
+    private TimeSpan _waitingForDispatcher;
+
     /// <summary>Batches until the input is completed and drained. Blocks: run it on its own thread.</summary>
     public void Run(ChannelReader<ReadChunk> input, ChannelWriter<ReadyBatch> output)
+    {
+        var started = _clock.GetTimestamp();
+        try
+        {
+            BatchAll(input, output);
+        }
+        finally
+        {
+            times?.BatcherEnded(_clock.GetElapsedTime(started), _waitingForRows, _waitingForDispatcher);
+        }
+    }
+
+    private void BatchAll(ChannelReader<ReadChunk> input, ChannelWriter<ReadyBatch> output)
     {
         Exception? failure = null;
         var ready = new List<ReadyBatch>();
         var pending = new List<long>(ReadStage.ChunkSize);
         try
         {
-            while (BlockingChannel.TryRead(input, out var chunk, idlePeriod, () => PassOnWithLingered(ready, output)))
+            while (NextChunk(input, out var chunk, () => PassOnWithLingered(ready, output)))
             {
                 foreach (var entity in chunk.Entities)
                 {
@@ -62,6 +86,16 @@ internal sealed class BatchStage(
         }
     }
 
+    /// <summary>The next chunk of rows, waiting while none comes; the wait counted, less what <paramref name="whileIdle"/> spent handing batches on.</summary>
+    private bool NextChunk(ChannelReader<ReadChunk> input, out ReadChunk chunk, Action whileIdle)
+    {
+        var started = _clock.GetTimestamp();
+        var handingOn = _waitingForDispatcher;
+        var read = BlockingChannel.TryRead(input, out chunk, idlePeriod, whileIdle);
+        _waitingForRows += _clock.GetElapsedTime(started) - (_waitingForDispatcher - handingOn);
+        return read;
+    }
+
     private void PassOnWithLingered(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
     {
         if (dispatcherWaits())
@@ -72,11 +106,11 @@ internal sealed class BatchStage(
         PassOn(ready, output);
     }
 
-    private static void PassOn(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
+    private void PassOn(List<ReadyBatch> ready, ChannelWriter<ReadyBatch> output)
     {
         foreach (var batch in ready)
         {
-            BlockingChannel.Write(output, batch);
+            _waitingForDispatcher += BlockingChannel.Write(output, batch, _clock);
         }
 
         ready.Clear();

@@ -17,6 +17,19 @@ internal static class BlockingChannel
         }
     }
 
+    /// <summary>Writes, blocking while the channel is full; returns how long it waited (zero, untimed, when there was room at once).</summary>
+    public static TimeSpan Write<T>(ChannelWriter<T> writer, T item, TimeProvider clock)
+    {
+        if (writer.TryWrite(item))
+        {
+            return TimeSpan.Zero;
+        }
+
+        var started = clock.GetTimestamp();
+        Write(writer, item);
+        return clock.GetElapsedTime(started);
+    }
+
     /// <summary>Reads, blocking while the channel is empty; false once it is completed and drained.</summary>
     public static bool TryRead<T>(ChannelReader<T> reader, out T item)
     {

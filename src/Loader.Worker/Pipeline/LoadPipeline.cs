@@ -86,6 +86,9 @@ internal sealed partial class LoadPipeline
         await _parts.Preflight.EnsureWritableAsync(_settings, abort).ConfigureAwait(false);
         var source = await _parts.Input.FindAsync(abort).ConfigureAwait(false);
         await using var input = _parts.Input.Open(source);
+        run.InputReading = source.Progress;
+        run.InputMedium = source.Medium;
+        run.InputCompressed = source.CompressedParts.Any();
         if (!source.ReadsOnce)
         {
             // The share read and the time left need the input's size; a pipe's is unknown until it ends.
@@ -117,7 +120,7 @@ internal sealed partial class LoadPipeline
         var rows = Channel.CreateBounded<ReadChunk>(new BoundedChannelOptions(4) { SingleReader = true, SingleWriter = true });
         var batches = Channel.CreateBounded<ReadyBatch>(new BoundedChannelOptions(_settings.MaxParallelBatches * 2) { SingleReader = true, SingleWriter = true });
 
-        var batchStage = new BatchStage(CreateBatcher(), rejects, watermark, IdlePeriod(_settings.MaxBatchDelay), () => batches.Reader.Count == 0);
+        var batchStage = new BatchStage(CreateBatcher(), rejects, watermark, IdlePeriod(_settings.MaxBatchDelay), () => batches.Reader.Count == 0, _statistics.Times);
         var writer = new BatchWriter(
             _backend, new BatchResilience(_settings.Retry, _statistics, _timeProvider), controls, _statistics, rejects, watermark, resume, _timeProvider, _loggerFactory.CreateLogger<BatchWriter>());
         var dispatcher = new PartitionOrderedDispatcher(writer, Math.Max(64, _settings.MaxParallelBatches * 4), _statistics, _loggerFactory.CreateLogger<PartitionOrderedDispatcher>());
@@ -160,6 +163,7 @@ internal sealed partial class LoadPipeline
                 ? await checkpointWriter.WriteAsync(completed: outcome.Kind == LoadOutcomeKind.Completed, CancellationToken.None, DamageOf(readStage, source)).ConfigureAwait(false)
                 : await _parts.Rejects.PublishAsync(rejects).ConfigureAwait(false));
             checkpointWriter?.LogCost(_timeProvider.GetUtcNow() - run.StartedAt);
+            run.Checkpointing = checkpointWriter?.Writing ?? TimeSpan.Zero;
             if (!stored)
             {
                 var what = checkpointWriter is not null ? $"the final checkpoint could not be written to {OutputFiles.Display(_settings.CheckpointPath)} ({checkpointWriter.LastFailure})" : "the rejects could not be stored";

@@ -53,8 +53,24 @@ internal sealed class ReadStage(
     /// </summary>
     public Exception? InputFailure { get; private set; }
 
+    // The time this thread waited for the batch stage to take its chunks: the rest of its time it worked.
+    private TimeSpan _blocked;
+
     /// <summary>Runs until the input ends, fails, or <paramref name="stopReading"/> fires; always completes <paramref name="output"/> normally so what was read is still written. Blocks: run it on its own thread.</summary>
     public void Run(ChannelWriter<ReadChunk> output, CancellationToken stopReading)
+    {
+        var started = statistics.Times.Clock.GetTimestamp();
+        try
+        {
+            ReadAll(output, stopReading);
+        }
+        finally
+        {
+            statistics.Times.ReaderEnded(statistics.Times.Clock.GetElapsedTime(started), _blocked);
+        }
+    }
+
+    private void ReadAll(ChannelWriter<ReadChunk> output, CancellationToken stopReading)
     {
         var chunk = new List<LoadEntity>(ChunkSize);
         long records = 0;
@@ -213,7 +229,7 @@ internal sealed class ReadStage(
     private void Send(ChannelWriter<ReadChunk> output, ReadChunk item)
     {
         statistics.RowsRead(item.Entities.Length);
-        BlockingChannel.Write(output, item);
+        _blocked += BlockingChannel.Write(output, item, statistics.Times.Clock);
     }
 
     private static (long Record, long Line) Later((long Record, long Line) last, RowOrigin origin) =>

@@ -142,6 +142,15 @@ internal sealed record LoadReport
 
     /// <summary>How a Cosmos DB Merge updated the stored items; null when none was updated so (another mode or backend, or only new items).</summary>
     public MergeReport? Merge { get; init; }
+
+    /// <summary>The partition keys: how many, the top 20 by rows, rows per partition; null when no batch was sent.</summary>
+    public Partitions.PartitionsReport? Partitions { get; init; }
+
+    /// <summary>What limited the load, in one sentence, with the figures it rests on (docs/what-limited-a-load.md).</summary>
+    public Verdict.LimitVerdict? Verdict { get; init; }
+
+    /// <summary>Where the load's time went: reading, waiting for the service, throttled back-off, checkpointing.</summary>
+    public Verdict.TimeBreakdown? TimeBreakdown { get; init; }
 }
 
 /// <summary>How a Cosmos DB Merge updated stored items: operations sent each way, retries included.</summary>

@@ -1,5 +1,6 @@
 using Loader.Worker.Configuration;
 using Loader.Worker.Outputs;
+using Loader.Worker.Reporting.Verdict;
 
 namespace Loader.Worker.Reporting;
 
@@ -28,6 +29,7 @@ internal sealed class LoadReportBuilder(
         var counts = statistics.Snapshot();
         var seconds = counts.Elapsed.TotalSeconds;
         var charge = counts.RequestCharge;
+        var diagnosis = Diagnose(counts, run, concurrency, pacedRequestUnitsPerSecond);
         return new LoadReport
         {
             Backend = backend,
@@ -80,8 +82,37 @@ internal sealed class LoadReportBuilder(
             Timeline = [.. statistics.Samples(), ProgressReporter.Sample(counts, finalLimit, pacedRequestUnitsPerSecond)],
             Errors = statistics.Errors(),
             Merge = MergeReport.Of(counts.PatchOperations, counts.ReadReplaceOperations),
+            Partitions = statistics.Partitions.Report(),
+            Verdict = LoadVerdict.Choose(diagnosis),
+            TimeBreakdown = TimeBreakdown.Of(diagnosis, run.Checkpointing),
         };
     }
+
+    /// <summary>The figures the verdict is chosen from, read from the load's counters now.</summary>
+    private LoadDiagnosis Diagnose(LoadCounts counts, LoadRunFacts run, ConcurrencyReport concurrency, double? pacedRequestUnitsPerSecond) => new()
+    {
+        Elapsed = counts.Elapsed,
+        RowsRead = counts.RowsRead,
+        RowsPerSecond = counts.RowsPerSecond,
+        Answers = counts.Answers,
+        Throttled = counts.Throttled,
+        Times = statistics.Times.Snapshot(),
+        InputReading = run.InputReading?.Reading ?? TimeSpan.Zero,
+        InputDecompressing = run.InputReading?.Decompressing ?? TimeSpan.Zero,
+        InputMedium = run.InputMedium,
+        InputCompressed = run.InputCompressed,
+        InputBytesRead = run.InputReading?.BytesRead ?? 0,
+        AllowedConcurrency = concurrency.Average,
+        ConcurrencyMode = concurrency.Mode,
+        MaxParallelBatches = settings.MaxParallelBatches,
+        MaxRequestUnitsPerSecond = settings.MaxRequestUnitsPerSecond,
+        MaxRowsPerSecond = settings.MaxRowsPerSecond,
+        PacedRequestUnitsPerSecond = pacedRequestUnitsPerSecond,
+        RequestUnitsPerSecond = counts.RequestCharge is { } charge && counts.Elapsed > TimeSpan.Zero ? charge / counts.Elapsed.TotalSeconds : null,
+        LongestHeld = statistics.Partitions.LongestHeld(),
+        LatencyP50Milliseconds = statistics.Latency.Percentile(50).TotalMilliseconds,
+        Cores = Environment.ProcessorCount,
+    };
 
     /// <summary>The table or container the settings load into, as the report and <c>--check</c> name it.</summary>
     public static string TargetOf(LoaderOptions settings) => settings.Backend switch
@@ -105,4 +136,16 @@ internal sealed class LoadRunFacts(DateTimeOffset startedAt)
 
     /// <summary>The input's stored size, once it is open.</summary>
     public long? InputBytes { get; set; }
+
+    /// <summary>How reading the input went (bytes, time waiting for them, time decompressing), once it is open.</summary>
+    public Inputs.InputProgress? InputReading { get; set; }
+
+    /// <summary>What the input is read from ("a file", "3 blobs", "a named pipe"), once it is open.</summary>
+    public string? InputMedium { get; set; }
+
+    /// <summary>Whether any part of the input is compressed.</summary>
+    public bool InputCompressed { get; set; }
+
+    /// <summary>Time spent writing checkpoints, the final one included.</summary>
+    public TimeSpan Checkpointing { get; set; }
 }

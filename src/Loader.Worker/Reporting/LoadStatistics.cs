@@ -1,4 +1,5 @@
 using Loader.Abstractions;
+using Loader.Worker.Reporting.Partitions;
 
 namespace Loader.Worker.Reporting;
 
@@ -43,6 +44,12 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
 
     public LatencyHistogram Latency { get; } = new();
 
+    /// <summary>Where the load's time went: the stages' work and waits, the service, back-off, pacing, CPU.</summary>
+    public LoadTimes Times { get; } = new(timeProvider);
+
+    /// <summary>Rows, batches, time and throttles per partition key, for the report's partitions view and the verdict.</summary>
+    public PartitionStatistics Partitions { get; } = new();
+
     /// <summary>Rejected rows grouped by reason, with the first few of each, for the report.</summary>
     public RejectReasons Rejects { get; } = new();
 
@@ -77,7 +84,11 @@ internal sealed class LoadStatistics(LoaderMetrics metrics, TimeProvider timePro
     public TimeSpan Elapsed => timeProvider.GetElapsedTime(Interlocked.Read(ref _started));
 
     /// <summary>Marks the start of the load proper, once the input is open and the target ready.</summary>
-    public void Start() => Interlocked.Exchange(ref _started, timeProvider.GetTimestamp());
+    public void Start()
+    {
+        Interlocked.Exchange(ref _started, timeProvider.GetTimestamp());
+        Times.Start();
+    }
 
     public void RowsRead(long count) => Interlocked.Add(ref _rowsRead, count);
 

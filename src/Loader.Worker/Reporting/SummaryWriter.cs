@@ -90,6 +90,17 @@ internal static class SummaryWriter
             text.AppendLine(c, $"  failed {error.Rows:N0} rows: {error.Error}");
         }
 
+        if (report.TimeBreakdown is { } time)
+        {
+            var input = time.DecompressingSeconds > 0 ? $"input {time.InputSeconds:N1} s, decompressing {time.DecompressingSeconds:N1} s" : $"input {time.InputSeconds:N1} s";
+            text.AppendLine(c, $"  time             reading {time.ReadingSeconds:N1} s ({input}), service {time.ServiceSeconds:N1} s, throttled back-off {time.ThrottledBackoffSeconds:N1} s, paced {time.PacedSeconds:N1} s, checkpoints {time.CheckpointingSeconds:N1} s; {time.CoresUsed:N2} of {time.Cores} cores");
+        }
+
+        if (report.Verdict is { } verdict)
+        {
+            text.AppendLine(c, $"  limited by       {verdict.Sentence}");
+        }
+
         return text.ToString();
     }
 }
