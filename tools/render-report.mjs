@@ -1,7 +1,8 @@
 // Renders an HTML page in Debian's chromium, driven by playwright-core (which downloads no browser of its own), and
 // prints as JSON what a person would see go wrong and what the page holds: console errors, uncaught exceptions,
-// requests for anything but the page itself, and every chart (data-chart) with its series' point counts, bars and
-// markers and its drawn size. Takes a full-page screenshot. Used by the HTML report's render test.
+// requests for anything but the page itself, every chart (data-chart) with its series' point counts, bars, markers,
+// bars of shares and drawn size, the partitions table and the verdict. Takes a full-page screenshot. Used by the HTML
+// report's render test.
 //
 //   node tools/render-report.mjs <page.html> <screenshot.png> [chromium path]
 import { chromium } from 'playwright-core';
@@ -38,6 +39,8 @@ try {
         name: line.dataset.series, reference: line.classList.contains('reference'), points: line.points.numberOfItems })),
       bars: svg.querySelectorAll('rect.bar').length,
       markers: [...svg.querySelectorAll('line.marker')].map(marker => marker.dataset.marker),
+      parts: [...svg.querySelectorAll('rect[data-part]')].map(part => ({
+        part: part.dataset.part, share: Number(part.dataset.share), width: part.getBoundingClientRect().width })),
       width: box.width,
       height: box.height,
     };
@@ -47,6 +50,11 @@ try {
     exitCode: await tab.textContent('#exit-code'),
     reconciliation: await tab.textContent('#reconciliation'),
     rejectReasons: await tab.$$eval('tr.reject-reason', rows => rows.length),
+    partitionRows: await tab.$$eval('tr.partition', rows => rows.length),
+    verdict: await tab.textContent('#verdict-sentence'),
+    verdictKind: await tab.$eval('#verdict-sentence', element => element.dataset.kind),
+    evidence: await tab.$$eval('#verdict li[data-evidence]', items => items.map(item => item.dataset.evidence)),
+    lastSection: await tab.$$eval('body > section', sections => sections.at(-1)?.id ?? null),
   };
   await tab.screenshot({ path: screenshot, fullPage: true });
   console.log(JSON.stringify({ consoleErrors, pageErrors, otherRequests, charts, text }));

@@ -18,6 +18,12 @@ internal static class HtmlReport
 
     public const string LatencyChart = "latency-histogram";
 
+    /// <summary>The distribution of rows per partition, in the partitions view.</summary>
+    public const string PartitionsChart = "rows-per-partition";
+
+    /// <summary>Where the load's time went, beside the verdict.</summary>
+    public const string BreakdownChart = "time-breakdown";
+
     private static readonly CultureInfo s_invariant = CultureInfo.InvariantCulture;
 
     public static Task WriteAsync(LoadReport report, OutputFile file, CancellationToken cancellationToken) =>
@@ -40,7 +46,9 @@ internal static class HtmlReport
         Latency(html, report);
         Rejects(html, report);
         Failures(html, report);
+        Partitions(html, report);
         Settings(html, report);
+        Verdict(html, report);
         html.Append(s_invariant, $"<footer>Written by the bulk loader {E(LoaderVersion.Informational)} at {report.FinishedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} UTC. The same numbers are in the JSON report{(report.RejectsPath is null ? "" : ", the rejected rows in " + E(report.RejectsPath))}.</footer>");
         html.Append("</body></html>\n");
         return html.ToString();
@@ -96,6 +104,11 @@ internal static class HtmlReport
         if (report.Merge is { } merge)
         {
             figures.Add(("merged by", $"{merge.Method}: {merge.PatchOperations:N0} patches, {merge.ReadReplaceOperations:N0} read-then-replaces"));
+        }
+
+        if (report.Verdict is { } verdict)
+        {
+            figures.Add(("limited by (see the end)", Words(verdict.Kind.ToString())));
         }
 
         if (report.Cosmos is { } cosmos)
@@ -208,6 +221,86 @@ internal static class HtmlReport
         html.Append("</tbody></table></section>");
     }
 
+    private static void Partitions(StringBuilder html, LoadReport report)
+    {
+        if (report.Partitions is not { } partitions)
+        {
+            return;
+        }
+
+        var about = partitions.Estimated ? "about " : "";
+        html.Append(s_invariant, $"<section id=\"partitions\"><h2>Partitions: {about}{partitions.Count:N0}</h2>");
+        var rows = partitions.RowsPerPartition.Sum(bucket => bucket.Rows);
+        html.Append(s_invariant, $"<p class=\"note\">Rows per partition key on a log scale (each bucket a doubling of the one before){(partitions.Estimated ? ", scaled up from a uniform sample of the keys" : "")}, beside the share of all rows those partitions hold: a short bar far right with a tall share beside it is skew, few keys holding many rows, whose batches go one after another.</p>");
+        html.Append("<div class=\"charts\">");
+        html.Append(SvgChart.Distribution(PartitionsChart, "Partitions by their rows", "rows per partition (log scale)", "partitions", "share of the rows",
+            [.. partitions.RowsPerPartition.Select(bucket => new SvgChart.Bucket(
+                bucket.FromRows,
+                bucket.Partitions,
+                rows > 0 ? (double)bucket.Rows / rows : 0,
+                string.Create(s_invariant, $"{bucket.FromRows:N0}–{bucket.ToRows:N0} rows: {about}{bucket.Partitions:N0} partitions, {bucket.Rows:N0} rows ({(rows > 0 ? (double)bucket.Rows / rows : 0):P1} of all)")))]));
+        html.Append("</div>");
+        html.Append(s_invariant, $"<p class=\"note\">The {partitions.Top.Count:N0} with the most rows; in flight is the time their requests were at the service, backing off their waits before retries.</p>");
+        html.Append("<table class=\"partitions\"><thead><tr><th>partition key</th><th class=\"n\">rows</th><th class=\"n\">batches</th><th class=\"n\">in flight</th><th class=\"n\">backing off</th><th class=\"n\">throttled</th><th class=\"n\">rejected</th></tr></thead><tbody>");
+        foreach (var partition in partitions.Top)
+        {
+            var rowsText = partition.RowsError > 0 ? string.Create(s_invariant, $"{partition.Rows:N0} (up to {partition.RowsError:N0} fewer)") : partition.Rows.ToString("N0", s_invariant);
+            html.Append(s_invariant, $"<tr class=\"partition\"><td><code>{E(partition.PartitionKey)}</code></td><td class=\"n\">{rowsText}</td><td class=\"n\">{partition.Batches:N0}</td><td class=\"n\">{partition.InFlightSeconds:N1} s</td><td class=\"n\">{partition.BackoffSeconds:N1} s</td><td class=\"n\">{partition.Throttled:N0}</td><td class=\"n\">{partition.Rejected:N0}</td></tr>");
+        }
+
+        html.Append("</tbody></table></section>");
+    }
+
+    private static void Verdict(StringBuilder html, LoadReport report)
+    {
+        if (report.Verdict is not { } verdict)
+        {
+            return;
+        }
+
+        html.Append(s_invariant, $"<section id=\"verdict\"><h2>What limited this load: {E(Words(verdict.Kind.ToString()))}</h2>");
+        html.Append(s_invariant, $"<p class=\"verdict{(verdict.Decisive ? "" : " weak")}\" id=\"verdict-sentence\" data-kind=\"{E(verdict.Kind.ToString())}\">{E(verdict.Sentence)}</p>");
+        if (verdict.Evidence.Count > 0)
+        {
+            html.Append("<ul class=\"evidence\">");
+            foreach (var evidence in verdict.Evidence)
+            {
+                html.Append(s_invariant, $"<li data-evidence=\"{E(evidence.Name)}\">{E(evidence.Says)}</li>");
+            }
+
+            html.Append("</ul>");
+        }
+
+        if (report.TimeBreakdown is { } time)
+        {
+            var elapsed = Math.Max(time.ElapsedSeconds, 1e-9);
+            var parsing = Math.Max(0, time.ReadingSeconds - time.InputSeconds - time.DecompressingSeconds);
+            SvgChart.Part Part(string name, string label, double seconds) =>
+                new(name, label, seconds / elapsed, string.Create(s_invariant, $"{seconds:N1} s ({seconds / elapsed:P0})"));
+            html.Append(s_invariant, $"<p class=\"note\">Where the {time.ElapsedSeconds:N1} s went. The stages run side by side, so the bars overlap; each is a share of the load's time. The process kept {time.CoresUsed:N2} of its {time.Cores} cores busy ({time.CpuSeconds:N1} s of CPU).</p>");
+            html.Append("<div class=\"charts\">");
+            html.Append(SvgChart.Shares(BreakdownChart, "Where the load's time went",
+            [
+                Part("input", "reading: waiting for the input", time.InputSeconds),
+                Part("decompressing", "reading: decompressing", time.DecompressingSeconds),
+                Part("parsing", "reading: parsing and mapping", parsing),
+                Part("service", "waiting for the service", time.ServiceSeconds),
+                Part("throttled", "throttled back-off", time.ThrottledBackoffSeconds),
+                Part("faults", "back-off after faults", time.FaultBackoffSeconds),
+                Part("paced", "waiting for the pace", time.PacedSeconds),
+                Part("checkpointing", "checkpointing", time.CheckpointingSeconds),
+            ]));
+            html.Append("</div>");
+        }
+
+        html.Append("</section>");
+    }
+
+    /// <summary>A kind's name as words: <c>ServiceLatency</c> as "service latency", <c>LoaderCpu</c> as "loader CPU".</summary>
+    internal static string Words(string name) =>
+        string.Concat(name.Select((letter, i) => i > 0 && char.IsUpper(letter) ? " " + char.ToLowerInvariant(letter) : i == 0 ? char.ToLowerInvariant(letter).ToString() : letter.ToString()))
+            .Replace("loader cpu", "loader CPU", StringComparison.Ordinal);
+
     private static void Settings(StringBuilder html, LoadReport report)
     {
         html.Append("<section id=\"settings\"><h2>Settings</h2><p class=\"note\">As the load ran with them; connection strings and keys are not shown, and URLs lose their query (a signature).</p><table class=\"settings\"><tbody>");
@@ -243,10 +336,13 @@ internal static class HtmlReport
         svg .plot{fill:#fafbfd;stroke:#c4cad4}svg .grid{stroke:#e6e9ef}svg .tick,svg .legend,svg .axis-label,svg .marker-label,svg .empty{font-size:11px;fill:#555}
         svg .series{fill:none;stroke-width:1.8}svg .dot{stroke:none}svg circle.rows{fill:#2563eb}svg circle.inflight{fill:#7c3aed}svg circle.throttled{fill:#dc2626}svg circle.units{fill:#0d9488}svg .reference{stroke-dasharray:5 4;stroke-width:1.4}
         svg .rows{stroke:#2563eb}svg .inflight{stroke:#7c3aed}svg .allowed{stroke:#a1a1aa}svg .throttled{stroke:#dc2626}svg .units{stroke:#0d9488}svg .paced{stroke:#a1a1aa}
-        svg .bar{fill:#60a5fa}svg .marker{stroke:#b45309;stroke-width:1.5}svg .marker-label{fill:#b45309}
+        svg .bar{fill:#60a5fa}svg .share,svg .swatch-share{fill:#f59e0b}svg .swatch-count{fill:#60a5fa}svg .marker{stroke:#b45309;stroke-width:1.5}svg .marker-label{fill:#b45309}
         table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;border-bottom:1px solid #e6e9ef;padding:4px 8px}
         td.n,th.n{text-align:right;white-space:nowrap}.settings th{font-weight:normal;font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap;width:1%}
         .rejects ul{margin:0;padding-left:18px}code{background:#f3f4f6;padding:0 3px;white-space:pre-wrap;word-break:break-all}.line{color:#555}.none{color:#999}
+        .verdict{font-size:15px;font-weight:600;padding:8px 10px;border-left:4px solid #2563eb;background:#eef4ff;border-radius:4px}.verdict.weak{border-left-color:#a1a1aa;background:#f4f4f5}
+        .evidence{margin:6px 0 10px;padding-left:20px;color:#333}
+        svg .bar.input{fill:#f59e0b}svg .bar.decompressing{fill:#fbbf24}svg .bar.parsing{fill:#60a5fa}svg .bar.service{fill:#0d9488}svg .bar.throttled{fill:#dc2626}svg .bar.faults{fill:#9333ea}svg .bar.paced{fill:#a1a1aa}svg .bar.checkpointing{fill:#475569}
         footer{margin-top:32px;color:#777;font-size:12px}
         """;
 }

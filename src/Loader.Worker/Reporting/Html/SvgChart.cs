@@ -6,7 +6,7 @@ namespace Loader.Worker.Reporting.Html;
 
 /// <summary>
 /// Charts as inline SVG, so the report needs no script and nothing from the network: a line chart over the load's
-/// time and a histogram on a log scale. Every element a reader (or a test) looks for is marked: the chart's
+/// time, a histogram on a log scale, a distribution in doubling buckets, and bars of shares. Every element a reader (or a test) looks for is marked: the chart's
 /// <c>data-chart</c>, the series' <c>polyline</c> with one point per timeline entry, the bars, the markers.
 /// </summary>
 internal static class SvgChart
@@ -97,12 +97,105 @@ internal static class SvgChart
         return Close(svg);
     }
 
+    /// <summary>One bar of <see cref="Distribution"/>: a bucket of a log scale, its count, its share of a total (0 to 1) and what its tooltip says.</summary>
+    public sealed record Bucket(double From, long Count, double Share, string Tooltip);
+
+    /// <summary>
+    /// Bars of buckets on a log axis, each bucket a doubling of the one before (so all are as wide): a distribution that
+    /// spans orders of magnitude, such as rows per partition. Beside each bar, a narrower one shows the bucket's share of a
+    /// total on a scale of 0 to 100% (the rows those partitions hold): skew is a short bar with a tall share beside it.
+    /// Every bucket that holds anything is drawn at least a few pixels high, so a single partition far out still shows.
+    /// </summary>
+    public static string Distribution(string id, string title, string xLabel, string yLabel, string shareLabel, IReadOnlyList<Bucket> buckets)
+    {
+        var svg = Open(id, title);
+        if (buckets.Count == 0)
+        {
+            svg.Append(s_invariant, $"<text class=\"empty\" x=\"{Left + PlotWidth / 2}\" y=\"{Top + PlotHeight / 2}\" text-anchor=\"middle\">nothing to show</text>");
+            return Close(svg);
+        }
+
+        var top = NiceCeiling(buckets.Max(bucket => bucket.Count));
+        YAxis(svg, top, yLabel);
+        var width = (double)PlotWidth / buckets.Count;
+        // Every tick when they fit, else every second or fourth.
+        var tickEvery = buckets.Count <= 12 ? 1 : buckets.Count <= 24 ? 2 : 4;
+        for (var i = 0; i < buckets.Count; i++)
+        {
+            var bucket = buckets[i];
+            var x = Left + (i * width);
+            if (i % tickEvery == 0)
+            {
+                svg.Append(s_invariant, $"<text class=\"tick\" x=\"{x:0.#}\" y=\"{Top + PlotHeight + 14}\" text-anchor=\"middle\">{Encode(Number(bucket.From))}</text>");
+            }
+
+            var height = bucket.Count == 0 ? 0 : Math.Max(3, PlotHeight * bucket.Count / top);
+            var barWidth = Math.Max(1, (width * 0.6) - 1);
+            svg.Append(s_invariant, $"<rect class=\"bar\" x=\"{x + 1:0.#}\" y=\"{Top + PlotHeight - height:0.#}\" width=\"{barWidth:0.#}\" height=\"{height:0.#}\" data-count=\"{bucket.Count}\">");
+            svg.Append(s_invariant, $"<title>{Encode(bucket.Tooltip)}</title></rect>");
+            var share = bucket.Share <= 0 ? 0 : Math.Max(2, PlotHeight * Math.Min(1, bucket.Share));
+            svg.Append(s_invariant, $"<rect class=\"share\" x=\"{x + 1 + barWidth:0.#}\" y=\"{Top + PlotHeight - share:0.#}\" width=\"{Math.Max(1, (width * 0.3) - 1):0.#}\" height=\"{share:0.#}\" data-share=\"{bucket.Share:0.####}\">");
+            svg.Append(s_invariant, $"<title>{Encode(bucket.Tooltip)}</title></rect>");
+        }
+
+        for (var i = 0; i <= 4; i++)
+        {
+            var y = Top + PlotHeight - (PlotHeight * i / 4.0);
+            svg.Append(s_invariant, $"<text class=\"tick\" x=\"{Left + PlotWidth + 3}\" y=\"{y + 4:0.#}\">{i * 25}%</text>");
+        }
+
+        svg.Append(s_invariant, $"<rect class=\"swatch-count\" x=\"{Left + 8}\" y=\"{Top + 5}\" width=\"10\" height=\"10\" data-legend=\"count\"/><text class=\"legend\" x=\"{Left + 22}\" y=\"{Top + 14}\">{Encode(yLabel)}</text>");
+        svg.Append(s_invariant, $"<rect class=\"swatch-share\" x=\"{Left + 30 + (yLabel.Length * 7)}\" y=\"{Top + 5}\" width=\"10\" height=\"10\" data-legend=\"share\"/><text class=\"legend\" x=\"{Left + 44 + (yLabel.Length * 7)}\" y=\"{Top + 14}\">{Encode(shareLabel)} (right, 0–100%)</text>");
+        svg.Append(s_invariant, $"<text class=\"axis-label\" x=\"{Left + PlotWidth / 2}\" y=\"{Height - 4}\" text-anchor=\"middle\">{Encode(xLabel)}</text>");
+        return Close(svg);
+    }
+
+    /// <summary>One bar of <see cref="Shares"/>: its label, its share of the whole (0 to 1), and the text beside it.</summary>
+    public sealed record Part(string Name, string Label, double Share, string Value);
+
+    /// <summary>Horizontal bars, one per part, each as long as its share of a whole (the load's time, say); parts may overlap, so they are not stacked.</summary>
+    public static string Shares(string id, string title, IReadOnlyList<Part> parts)
+    {
+        const int labels = 200;
+        const int row = 22;
+        var height = Top + (parts.Count * row) + Bottom;
+        var plot = Width - labels - Right - 120;
+        var svg = Frame(id, title, height);
+        svg.Append(s_invariant, $"<rect class=\"plot\" x=\"{labels}\" y=\"{Top}\" width=\"{plot}\" height=\"{parts.Count * row}\"/>");
+        for (var i = 0; i <= 4; i++)
+        {
+            var x = labels + (plot * i / 4.0);
+            svg.Append(s_invariant, $"<line class=\"grid\" x1=\"{x:0.#}\" x2=\"{x:0.#}\" y1=\"{Top}\" y2=\"{Top + (parts.Count * row)}\"/>");
+            svg.Append(s_invariant, $"<text class=\"tick\" x=\"{x:0.#}\" y=\"{Top + (parts.Count * row) + 14}\" text-anchor=\"middle\">{i * 25}%</text>");
+        }
+
+        for (var i = 0; i < parts.Count; i++)
+        {
+            var part = parts[i];
+            var y = Top + (i * row);
+            var length = plot * Math.Clamp(part.Share, 0, 1);
+            svg.Append(s_invariant, $"<text class=\"legend\" x=\"{labels - 6}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(part.Label)}</text>");
+            svg.Append(s_invariant, $"<rect class=\"bar {Encode(part.Name)}\" data-part=\"{Encode(part.Name)}\" data-share=\"{part.Share:0.####}\" x=\"{labels}\" y=\"{y + 4}\" width=\"{length:0.#}\" height=\"{row - 8}\">");
+            svg.Append(s_invariant, $"<title>{Encode(part.Label)}: {Encode(part.Value)}</title></rect>");
+            svg.Append(s_invariant, $"<text class=\"tick\" x=\"{labels + plot + 6}\" y=\"{y + 15}\">{Encode(part.Value)}</text>");
+        }
+
+        svg.Append(s_invariant, $"<text class=\"axis-label\" x=\"{labels + (plot / 2)}\" y=\"{height - 4}\" text-anchor=\"middle\">share of the load's time</text>");
+        return Close(svg);
+    }
+
     private static StringBuilder Open(string id, string title)
     {
-        var svg = new StringBuilder();
-        svg.Append(s_invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"{Encode(id)}\" data-chart=\"{Encode(id)}\" viewBox=\"0 0 {Width} {Height}\" role=\"img\" aria-label=\"{Encode(title)}\">");
-        svg.Append(s_invariant, $"<title>{Encode(title)}</title>");
+        var svg = Frame(id, title, Height);
         svg.Append(s_invariant, $"<rect class=\"plot\" x=\"{Left}\" y=\"{Top}\" width=\"{PlotWidth}\" height=\"{PlotHeight}\"/>");
+        return svg;
+    }
+
+    private static StringBuilder Frame(string id, string title, int height)
+    {
+        var svg = new StringBuilder();
+        svg.Append(s_invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"{Encode(id)}\" data-chart=\"{Encode(id)}\" viewBox=\"0 0 {Width} {height}\" role=\"img\" aria-label=\"{Encode(title)}\">");
+        svg.Append(s_invariant, $"<title>{Encode(title)}</title>");
         return svg;
     }
 

@@ -10,7 +10,8 @@ namespace Loader.Worker.Tests.Reporting.Html;
 /// The HTML report of a real load (through the throttling simulator before Azurite, so it has throttles, request
 /// units and rejects) rendered by Debian's chromium, driven by playwright-core from tools/ (tools/render-report.mjs):
 /// no console error, no uncaught exception, no request for anything but the page, every chart drawn with as many
-/// points as the report's timeline has entries, the histogram with its buckets and percentile markers. The screenshot
+/// points as the report's timeline has entries, the histogram with its buckets and percentile markers, the partitions
+/// view (its distribution and its table), and the verdict with its time breakdown at the end. The screenshot
 /// is kept in .run/html-report-screenshot.png (docs/html-report.png is the quick start's report, rendered the same way).
 /// </summary>
 public sealed class HtmlReportRenderTests(AzuriteFixture azurite) : IDisposable
@@ -81,7 +82,22 @@ public sealed class HtmlReportRenderTests(AzuriteFixture azurite) : IDisposable
         var histogram = charts[HtmlReport.LatencyChart];
         Assert.Equal(report.LatencyHistogram.Count, histogram.GetProperty("bars").GetInt32());
         Assert.Equal(["p50", "p95", "p99"], histogram.GetProperty("markers").EnumerateArray().Select(marker => marker.GetString()));
+        // The partitions view: one bar per bucket of rows per partition, one table row per partition listed.
+        var partitions = report.Partitions!;
+        Assert.Equal(partitions.RowsPerPartition.Count, charts[HtmlReport.PartitionsChart].GetProperty("bars").GetInt32());
+        Assert.True(charts[HtmlReport.PartitionsChart].GetProperty("width").GetDouble() > 100, "the partitions chart is not drawn at a visible size");
+        // The time breakdown: a bar per part, each drawn as long as its share of the load's time (the longest one longest).
+        var parts = charts[HtmlReport.BreakdownChart].GetProperty("parts").EnumerateArray().ToList();
+        Assert.Equal(["input", "decompressing", "parsing", "service", "throttled", "faults", "paced", "checkpointing"], parts.Select(part => part.GetProperty("part").GetString()));
+        var longest = parts.MaxBy(part => part.GetProperty("share").GetDouble());
+        Assert.True(longest.GetProperty("share").GetDouble() > 0.05 && longest.GetProperty("width").GetDouble() > 10, $"the longest part is not drawn: {longest}");
+        Assert.Equal(parts.MaxBy(part => part.GetProperty("width").GetDouble()).GetProperty("part").GetString(), longest.GetProperty("part").GetString());
         var text = rendered.GetProperty("text");
+        Assert.Equal(partitions.Top.Count, text.GetProperty("partitionRows").GetInt32());
+        Assert.Equal(report.Verdict!.Sentence, text.GetProperty("verdict").GetString());
+        Assert.Equal(report.Verdict.Kind.ToString(), text.GetProperty("verdictKind").GetString());
+        Assert.Equal(report.Verdict.Evidence.Select(evidence => evidence.Name), text.GetProperty("evidence").EnumerateArray().Select(name => name.GetString()));
+        Assert.Equal("verdict", text.GetProperty("lastSection").GetString());
         Assert.Equal(report.Outcome.ToString(), text.GetProperty("outcome").GetString());
         Assert.Equal($"exit code {report.ExitCode}", text.GetProperty("exitCode").GetString());
         Assert.EndsWith(": reconciled", text.GetProperty("reconciliation").GetString(), StringComparison.Ordinal);

@@ -4,6 +4,8 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Reporting;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting.Html;
+using Loader.Worker.Reporting.Partitions;
+using Loader.Worker.Reporting.Verdict;
 using Loader.Worker.Security;
 using Loader.Worker.Tests.Infrastructure;
 
@@ -50,6 +52,14 @@ public sealed partial class HtmlReportTests
         Errors = [new ErrorCount("503 ServerBusy after 10 attempts", 3)],
         RejectReasons = rejects ?? [new RejectReason("column 'n': '…' is not a valid Int32", 5, [new RejectExample(4, "column 'n': 'forty' is not a valid Int32", "eu,4,forty,<b>bold</b>")])],
         Settings = new Dictionary<string, string> { ["Loader:Input"] = "flights.csv", ["Loader:Tables:ConnectionString"] = SettingsCatalog.Hidden },
+        Partitions = new PartitionsReport(
+            Count: 4,
+            Estimated: false,
+            Top: [new("<hot&key>", 900, 0, 9, 20.5, 3.3, 4, 1), new("eu", 60, 0, 1, 0.5, 0, 0, 0), new("us", 40, 0, 1, 0.4, 0, 0, 0), new("ap", 10, 0, 1, 0.1, 0, 0, 0)],
+            RowsPerPartition: [new(8, 15, 1, 10), new(16, 31, 0, 0), new(32, 63, 2, 100), new(64, 127, 0, 0), new(128, 255, 0, 0), new(256, 511, 0, 0), new(512, 1023, 1, 900)]),
+        Verdict = new LimitVerdict(LimitKind.HotPartition, "One hot partition limited the load: partition '<hot&key>' had a batch at the service 68% of the time.", Decisive: true,
+            [new("heldShare", 0.68, "partition '<hot&key>' at the service or backing off: 68% of the load's time")]),
+        TimeBreakdown = new TimeBreakdown(35, 2, 0.5, 0.25, 30, 21, 3.25, 0, 0, 0.4, 7, 0.2, 2),
     };
 
     [Fact]
@@ -70,6 +80,43 @@ public sealed partial class HtmlReportTests
         var histogram = page.Descendants(Name("svg")).Single(element => (string?)element.Attribute("data-chart") == HtmlReport.LatencyChart);
         Assert.Equal([4, 9, 5, 2], histogram.Elements(Name("rect")).Where(IsBar).Select(bar => (int)bar.Attribute("data-requests")!));
         Assert.Equal(["p50", "p95", "p99"], histogram.Elements(Name("line")).Where(line => line.Attribute("data-marker") is not null).Select(line => (string)line.Attribute("data-marker")!));
+    }
+
+    [Fact]
+    public void The_partitions_view_has_a_bar_per_bucket_and_a_row_per_listed_partition_its_key_escaped()
+    {
+        var report = Report();
+
+        var html = HtmlReport.Render(report);
+
+        var distribution = XDocument.Parse(Svg(html)).Descendants(Name("svg")).Single(element => (string?)element.Attribute("data-chart") == HtmlReport.PartitionsChart);
+        Assert.Equal([1, 0, 2, 0, 0, 0, 1], distribution.Elements(Name("rect")).Where(IsBar).Select(bar => (int)bar.Attribute("data-count")!));
+        // An empty bucket has no height; a bucket of one partition, beside one of two, still shows.
+        var heights = distribution.Elements(Name("rect")).Where(IsBar).Select(bar => double.Parse((string)bar.Attribute("height")!, System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        Assert.Equal(0, heights[1]);
+        Assert.True(heights[6] >= 3 && heights[2] > heights[6], string.Join(", ", heights));
+        Assert.Equal(4, Regex.Count(html, "<tr class=\"partition\">"));
+        Assert.Contains("<code>&lt;hot&amp;key&gt;</code></td><td class=\"n\">900</td><td class=\"n\">9</td><td class=\"n\">20.5 s</td><td class=\"n\">3.3 s</td><td class=\"n\">4</td><td class=\"n\">1</td>", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("<hot&key>", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_page_ends_with_the_verdict_its_evidence_and_a_bar_per_part_of_the_time_breakdown()
+    {
+        var report = Report();
+
+        var html = HtmlReport.Render(report);
+
+        var verdict = html.IndexOf("<section id=\"verdict\">", StringComparison.Ordinal);
+        Assert.True(verdict > html.IndexOf("<section id=\"settings\">", StringComparison.Ordinal), "the verdict comes after the settings");
+        Assert.Equal(-1, html.IndexOf("<section", verdict + 1, StringComparison.Ordinal));
+        Assert.Contains("id=\"verdict-sentence\" data-kind=\"HotPartition\">One hot partition limited the load: partition &#39;&lt;hot&amp;key&gt;&#39;", html, StringComparison.Ordinal);
+        Assert.Contains("<li data-evidence=\"heldShare\">", html, StringComparison.Ordinal);
+        var breakdown = XDocument.Parse(Svg(html)).Descendants(Name("svg")).Single(element => (string?)element.Attribute("data-chart") == HtmlReport.BreakdownChart);
+        var parts = breakdown.Elements(Name("rect")).Where(rect => rect.Attribute("data-part") is not null).ToDictionary(rect => (string)rect.Attribute("data-part")!, rect => (double)rect.Attribute("data-share")!);
+        Assert.Equal(["input", "decompressing", "parsing", "service", "throttled", "faults", "paced", "checkpointing"], parts.Keys);
+        // Of 35 s: 0.5 s waiting for the input, 2 - 0.5 - 0.25 s parsing, 21 s at the service, 3.25 s throttled back-off.
+        Assert.Equal([0.0143, 0.0071, 0.0357, 0.6, 0.0929, 0, 0, 0.0114], parts.Values.Select(share => Math.Round(share, 4)));
     }
 
     [Fact]
