@@ -1,6 +1,7 @@
 using Loader.ThrottlingSimulator;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Reporting;
+using Loader.Worker.Reporting.Verdict;
 using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Worker.Tests.EndToEnd;
@@ -162,6 +163,8 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         // 4,000 a second, less the 800 the bucket holds and a first batch of 20 rows (100 RU) sent before any charge is
         // known, cannot end sooner than 2.275 s. That bound can only fail if the cap is not applied, never on a slow machine.
         Assert.True(report.ElapsedSeconds >= 2.2, $"10,000 RU under a 4,000 RU/s cap took {report.ElapsedSeconds} s");
+        Assert.Equal(LimitKind.RequestBudget, report.Verdict!.Kind);
+        Assert.StartsWith("Loader:MaxRequestUnitsPerSecond limited the load: it ran at ", report.Verdict.Sentence, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -187,5 +190,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         Assert.Equal(900, report.RowsWritten);
         Assert.True(report.ElapsedSeconds >= 1.95, $"{report.ElapsedSeconds} s");
         Assert.Null(report.RequestCharge);
+        Assert.Equal(LimitKind.RequestBudget, report.Verdict!.Kind);
+        Assert.StartsWith("Loader:MaxRowsPerSecond limited the load: it wrote ", report.Verdict.Sentence, StringComparison.Ordinal);
     }
 }

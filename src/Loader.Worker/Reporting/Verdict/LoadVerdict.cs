@@ -97,7 +97,8 @@ internal static class LoadVerdict
             Evidence("pacedShare", load.PacedShare, F($"waits for the pace: {Pct(load.PacedShare)} of the batches' time")),
             Evidence("throttledShare", load.ThrottledShare, F($"throttled answers (429, 503): {Pct(load.ThrottledShare)} of {load.Answers:N0}")),
         ];
-        if (load.MaxRowsPerSecond is { } maxRows && load.RowsPerSecond >= 0.8 * maxRows)
+        // The rows cap is the pace when no request-unit pace was kept, or when the load ran near it.
+        if (load.MaxRowsPerSecond is { } maxRows && (load.PacedRequestUnitsPerSecond is null || load.RowsPerSecond >= 0.8 * maxRows))
         {
             evidence.Add(Evidence("rowsPerSecond", load.RowsPerSecond, F($"rows written per second: {load.RowsPerSecond:N0} against Loader:MaxRowsPerSecond {maxRows:N0}")));
             return new(LimitKind.RequestBudget, score, "Loader:MaxRowsPerSecond",
