@@ -15,25 +15,19 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _directory = new();
-    private SimulatorHost? _simulator;
+    private readonly SimulatedTables _tables = new(azurite);
 
     public void Dispose() => _directory.Dispose();
 
-    public async ValueTask DisposeAsync()
-    {
-        if (_simulator is not null)
-        {
-            await _simulator.DisposeAsync();
-        }
-    }
+    public ValueTask DisposeAsync() => _tables.DisposeAsync();
 
     private async Task<Dictionary<string, string?>> SettingsAsync(SimulatorOptions simulator, string csv, string table)
     {
-        _simulator = await SimulatorHost.StartAsync(simulator with { Upstream = new Uri(azurite.Azurite.TableEndpoint) }, _cancellation);
+        await _tables.StartAsync(simulator, _cancellation);
         return new Dictionary<string, string?>
         {
             ["Loader:Input"] = _directory.WriteCsv("input.csv", csv),
-            ["Loader:Tables:ConnectionString"] = ThroughSimulator(azurite.ConnectionString),
+            ["Loader:Tables:ConnectionString"] = _tables.ConnectionString,
             ["Loader:Tables:Table"] = table,
             ["Loader:PartitionKey"] = "{pk}",
             ["Loader:RowKey"] = "{rk}",
@@ -42,30 +36,16 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         };
     }
 
-    private string ThroughSimulator(string connectionString) =>
-        connectionString.Replace(azurite.Azurite.TableEndpoint, _simulator!.TableEndpoint().AbsoluteUri.TrimEnd('/'), StringComparison.Ordinal);
-
-    private static string Rows(int count, Func<int, string> partition)
-    {
-        var csv = new CsvText("pk", "rk", "v");
-        for (var i = 0; i < count; i++)
-        {
-            csv.Row(partition(i), $"r{i:D6}", new string('x', 200));
-        }
-
-        return csv.ToString();
-    }
-
     [Fact]
     public async Task A_throttled_load_loses_nothing_and_reports_exactly_the_429s_and_request_units_the_service_counted()
     {
         var table = AzuriteFixture.UniqueTableName();
-        var settings = await SettingsAsync(new SimulatorOptions { RuPerSecond = 2_500, BurstSeconds = 1 }, Rows(3_000, i => $"p{i % 40}"), table);
+        var settings = await SettingsAsync(new SimulatorOptions { RuPerSecond = 2_500, BurstSeconds = 1 }, SimulatedTables.Rows(3_000, i => $"p{i % 40}"), table);
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
         var report = run.RequireReport();
-        var counted = _simulator!.Stats.Snapshot();
+        var counted = _tables.Simulator.Stats.Snapshot();
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal((3_000L, 0L), (report.RowsWritten, report.RowsFailed));
         Assert.True(counted.Throttled > 0, "the budget should have been hit");
@@ -86,16 +66,15 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
     {
         var flights = SkewedFlights.Write(_directory, 10_000);
         var table = AzuriteFixture.UniqueTableName("slow");
-        _simulator = await SimulatorHost.StartAsync(
-            new SimulatorOptions { Upstream = new Uri(azurite.Azurite.TableEndpoint), RuPerSecond = 0, HoldRate = 0.2, HoldMs = 3_000, Seed = 11 }, _cancellation);
-        var settings = flights.Settings(ThroughSimulator(azurite.ConnectionString), table);
+        await _tables.StartAsync(new SimulatorOptions { RuPerSecond = 0, HoldRate = 0.2, HoldMs = 3_000, Seed = 11 }, _cancellation);
+        var settings = flights.Settings(_tables.ConnectionString, table);
         settings["Loader:Retry:AttemptTimeout"] = "00:00:01";
         settings["Loader:Retry:BaseDelay"] = "00:00:00.02";
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
         var report = run.RequireReport();
-        var counted = _simulator.Stats.Snapshot();
+        var counted = _tables.Simulator.Stats.Snapshot();
         Assert.Equal(ExitCodes.Success, run.ExitCode);
         Assert.Equal(0, report.RowsFailed);
         Assert.Empty(report.Errors);
@@ -107,7 +86,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
     [Fact]
     public async Task When_the_retry_budget_is_spent_the_rows_fail_with_the_services_answer_and_the_exit_code_says_so()
     {
-        var settings = await SettingsAsync(new SimulatorOptions { Fault503Rate = 1.0 }, Rows(250, i => $"p{i % 3}"), AzuriteFixture.UniqueTableName());
+        var settings = await SettingsAsync(new SimulatorOptions { Fault503Rate = 1.0 }, SimulatedTables.Rows(250, i => $"p{i % 3}"), AzuriteFixture.UniqueTableName());
         settings["Loader:Retry:MaxAttempts"] = "2";
         settings["Loader:Retry:BaseDelay"] = "00:00:00.005";
 
@@ -124,7 +103,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         // One batch per partition (84, 83 and 83 rows), each sent once and retried MaxAttempts (2) times, every attempt a 503.
         Assert.Equal(3 * (1 + 2), report.Requests);
         Assert.Equal(report.Requests, report.Throttled);
-        Assert.Equal(_simulator!.Stats.Snapshot().Faults503, report.Throttled);
+        Assert.Equal(_tables.Simulator.Stats.Snapshot().Faults503, report.Throttled);
     }
 
     [Fact]
@@ -132,7 +111,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
     {
         // One partition of 600 rows against a 500 RU/s per-partition budget; 30 cold partitions of 20 rows each.
         var table = AzuriteFixture.UniqueTableName();
-        var csv = Rows(1_200, i => i % 2 == 0 ? "HOT" : $"cold{i % 30}");
+        var csv = SimulatedTables.Rows(1_200, i => i % 2 == 0 ? "HOT" : $"cold{i % 30}");
         var settings = await SettingsAsync(new SimulatorOptions { PartitionRuPerSecond = 500, BurstSeconds = 1 }, csv, table);
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
@@ -150,7 +129,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
     [Fact]
     public async Task A_request_unit_cap_holds_the_load_under_it()
     {
-        var settings = await SettingsAsync(new SimulatorOptions { RuPerSecond = 100_000 }, Rows(2_000, i => $"p{i % 20}"), AzuriteFixture.UniqueTableName());
+        var settings = await SettingsAsync(new SimulatorOptions { RuPerSecond = 100_000 }, SimulatedTables.Rows(2_000, i => $"p{i % 20}"), AzuriteFixture.UniqueTableName());
         settings["Loader:MaxRequestUnitsPerSecond"] = "4000";
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
@@ -173,7 +152,7 @@ public sealed class ThrottledLoadTests(AzuriteFixture azurite) : IAsyncDisposabl
         var table = AzuriteFixture.UniqueTableName();
         var settings = new Dictionary<string, string?>
         {
-            ["Loader:Input"] = _directory.WriteCsv("rows.csv", Rows(900, i => $"p{i % 9}")),
+            ["Loader:Input"] = _directory.WriteCsv("rows.csv", SimulatedTables.Rows(900, i => $"p{i % 9}")),
             ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
             ["Loader:Tables:Table"] = table,
             ["Loader:PartitionKey"] = "{pk}",

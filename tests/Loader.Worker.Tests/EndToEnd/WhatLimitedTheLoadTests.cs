@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using Loader.ThrottlingSimulator;
@@ -20,23 +19,17 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _directory = new();
-    private SimulatorHost? _simulator;
+    private readonly SimulatedTables _tables = new(azurite);
 
     public void Dispose() => _directory.Dispose();
 
-    public async ValueTask DisposeAsync()
-    {
-        if (_simulator is not null)
-        {
-            await _simulator.DisposeAsync();
-        }
-    }
+    public ValueTask DisposeAsync() => _tables.DisposeAsync();
 
     [Fact]
     public async Task A_load_the_service_throttles_across_its_partitions_is_limited_by_the_request_unit_budget()
     {
         // 2,000 rows of 5 RU each over 40 keys against 2,500 RU/s: about four seconds at the budget, whatever the machine.
-        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 2_500, BurstSeconds = 1 }, Rows(2_000, i => $"p{i % 40}"));
+        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 2_500, BurstSeconds = 1 }, SimulatedTables.Rows(2_000, i => $"p{i % 40}"));
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
@@ -54,7 +47,7 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
     {
         // 1,000 rows of partition HOT (5,000 RU against 1,000 RU/s for each partition: four seconds of its batches, one after
         // another) among 400 rows of 40 cold partitions that never meet their budget.
-        var csv = Rows(1_400, i => i % 7 < 5 ? "HOT" : $"cold{i % 40:D2}");
+        var csv = SimulatedTables.Rows(1_400, i => i % 7 < 5 ? "HOT" : $"cold{i % 40:D2}");
         var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, PartitionRuPerSecond = 1_000, BurstSeconds = 1 }, csv);
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
@@ -83,7 +76,7 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
     public async Task A_load_whose_slots_stay_full_of_slow_answers_is_limited_by_the_services_latency()
     {
         // 80 batches of 100 rows, four at a time, each held 100 ms by the service: two seconds with every slot taken.
-        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, LatencyMs = 100 }, Rows(8_000, i => $"p{i % 80:D2}"));
+        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, LatencyMs = 100 }, SimulatedTables.Rows(8_000, i => $"p{i % 80:D2}"));
         settings["Loader:Concurrency"] = "Fixed";
         settings["Loader:MaxParallelBatches"] = "4";
         settings["Loader:ReportPath"] = _directory.File("report.json");
@@ -138,13 +131,7 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
     [Fact]
     public async Task A_load_of_a_named_pipe_that_a_slow_writer_fills_is_limited_by_reading_the_input()
     {
-        Assert.SkipUnless(OperatingSystem.IsLinux() || OperatingSystem.IsMacOS(), "named pipes (mkfifo) are a Unix thing");
-        var fifo = _directory.File("flights.fifo");
-        using (var mkfifo = Process.Start("mkfifo", [fifo]))
-        {
-            await mkfifo.WaitForExitAsync(_cancellation);
-            Assert.Equal(0, mkfifo.ExitCode);
-        }
+        var fifo = await NamedPipe.CreateAsync(_directory.File("flights.fifo"), _cancellation);
 
         var settings = new Dictionary<string, string?>
         {
@@ -155,7 +142,7 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
             ["Loader:RowKey"] = "{rk}",
         };
         // 30 chunks of 100 rows, one every 100 ms: the input takes three seconds to come, whatever the loader does.
-        var lines = Rows(3_000, i => $"p{i % 30:D2}").Split('\n');
+        var lines = SimulatedTables.Rows(3_000, i => $"p{i % 30:D2}").Split('\n');
         var writer = Task.Run(async () =>
         {
             await using var pipe = new FileStream(fifo, FileMode.Open, FileAccess.Write);
@@ -185,13 +172,13 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
     {
         // Three batches in ten lose their connection without an answer (a 500 OperationTimedOut or a 503 would be Table
         // Storage throttling), each retried after a back-off from 0.3 s: most of the batches' time goes to the faults.
-        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, DropRate = 0.3, Seed = 5 }, Rows(3_000, i => $"p{i % 30:D2}"));
+        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, DropRate = 0.3, Seed = 5 }, SimulatedTables.Rows(3_000, i => $"p{i % 30:D2}"));
         settings["Loader:Retry:BaseDelay"] = "00:00:00.3";
 
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
         var report = run.RequireReport();
-        var counted = _simulator!.Stats.Snapshot();
+        var counted = _tables.Simulator.Stats.Snapshot();
         Assert.Equal((3_000L, 0L), (report.RowsWritten, report.RowsFailed));
         var verdict = VerdictOf(report, LimitKind.FaultRetries);
         Assert.StartsWith("Retries after faults limited the load: ", verdict.Sentence, StringComparison.Ordinal);
@@ -203,28 +190,16 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
 
     private async Task<Dictionary<string, string?>> ThroughSimulatorAsync(SimulatorOptions options, string csv)
     {
-        _simulator = await SimulatorHost.StartAsync(options with { Upstream = new Uri(azurite.Azurite.TableEndpoint) }, _cancellation);
+        await _tables.StartAsync(options, _cancellation);
         return new Dictionary<string, string?>
         {
             ["Loader:Input"] = _directory.WriteCsv("input.csv", csv),
-            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString.Replace(azurite.Azurite.TableEndpoint, _simulator.TableEndpoint().AbsoluteUri.TrimEnd('/'), StringComparison.Ordinal),
+            ["Loader:Tables:ConnectionString"] = _tables.ConnectionString,
             ["Loader:Tables:Table"] = AzuriteFixture.UniqueTableName("verdict"),
             ["Loader:PartitionKey"] = "{pk}",
             ["Loader:RowKey"] = "{rk}",
             ["Loader:Retry:BaseDelay"] = "00:00:00.02",
         };
-    }
-
-    /// <summary>Rows of about 5 RU each in the simulator's cost model (one started kilobyte).</summary>
-    private static string Rows(int count, Func<int, string> partition)
-    {
-        var csv = new CsvText("pk", "rk", "v");
-        for (var i = 0; i < count; i++)
-        {
-            csv.Row(partition(i), $"r{i:D6}", new string('x', 200));
-        }
-
-        return csv.ToString();
     }
 
     /// <summary>The report's verdict, which must be <paramref name="kind"/> and decisive; the message says what it was instead.</summary>
