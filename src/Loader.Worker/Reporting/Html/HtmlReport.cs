@@ -238,7 +238,7 @@ internal static class HtmlReport
                 bucket.FromRows,
                 bucket.Partitions,
                 rows > 0 ? (double)bucket.Rows / rows : 0,
-                string.Create(s_invariant, $"{bucket.FromRows:N0}–{bucket.ToRows:N0} rows: {about}{bucket.Partitions:N0} partitions, {bucket.Rows:N0} rows ({(rows > 0 ? (double)bucket.Rows / rows : 0):P1} of all)")))]));
+                string.Create(s_invariant, $"{bucket.FromRows:N0}–{bucket.ToRows:N0} rows: {about}{bucket.Partitions:N0} partitions, {bucket.Rows:N0} rows ({(rows > 0 ? 100.0 * bucket.Rows / rows : 0):0.#}% of all)")))]));
         html.Append("</div>");
         html.Append(s_invariant, $"<p class=\"note\">The {partitions.Top.Count:N0} with the most rows; in flight is the time their requests were at the service, backing off their waits before retries.</p>");
         html.Append("<table class=\"partitions\"><thead><tr><th>partition key</th><th class=\"n\">rows</th><th class=\"n\">batches</th><th class=\"n\">in flight</th><th class=\"n\">backing off</th><th class=\"n\">throttled</th><th class=\"n\">rejected</th></tr></thead><tbody>");
@@ -276,7 +276,7 @@ internal static class HtmlReport
             var elapsed = Math.Max(time.ElapsedSeconds, 1e-9);
             var parsing = Math.Max(0, time.ReadingSeconds - time.InputSeconds - time.DecompressingSeconds);
             SvgChart.Part Part(string name, string label, double seconds) =>
-                new(name, label, seconds / elapsed, string.Create(s_invariant, $"{seconds:N1} s ({seconds / elapsed:P0})"));
+                new(name, label, seconds / elapsed, string.Create(s_invariant, $"{seconds:N1} s ({Math.Round(100 * seconds / elapsed):0}%)"));
             html.Append(s_invariant, $"<p class=\"note\">Where the {time.ElapsedSeconds:N1} s went. The stages run side by side, so the bars overlap; each is a share of the load's time. The process kept {time.CoresUsed:N2} of its {time.Cores} cores busy ({time.CpuSeconds:N1} s of CPU).</p>");
             html.Append("<div class=\"charts\">");
             html.Append(SvgChart.Shares(BreakdownChart, "Where the load's time went",

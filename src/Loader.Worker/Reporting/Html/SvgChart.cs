@@ -117,7 +117,9 @@ internal static class SvgChart
 
         var top = NiceCeiling(buckets.Max(bucket => bucket.Count));
         YAxis(svg, top, yLabel);
-        var width = (double)PlotWidth / buckets.Count;
+        // Room on the right for the share's axis.
+        const int plotWidth = PlotWidth - 28;
+        var width = (double)plotWidth / buckets.Count;
         // Every tick when they fit, else every second or fourth.
         var tickEvery = buckets.Count <= 12 ? 1 : buckets.Count <= 24 ? 2 : 4;
         for (var i = 0; i < buckets.Count; i++)
@@ -141,12 +143,12 @@ internal static class SvgChart
         for (var i = 0; i <= 4; i++)
         {
             var y = Top + PlotHeight - (PlotHeight * i / 4.0);
-            svg.Append(s_invariant, $"<text class=\"tick\" x=\"{Left + PlotWidth + 3}\" y=\"{y + 4:0.#}\">{i * 25}%</text>");
+            svg.Append(s_invariant, $"<text class=\"tick\" x=\"{Left + plotWidth + 3}\" y=\"{y + 4:0.#}\">{i * 25}%</text>");
         }
 
         svg.Append(s_invariant, $"<rect class=\"swatch-count\" x=\"{Left + 8}\" y=\"{Top + 5}\" width=\"10\" height=\"10\" data-legend=\"count\"/><text class=\"legend\" x=\"{Left + 22}\" y=\"{Top + 14}\">{Encode(yLabel)}</text>");
         svg.Append(s_invariant, $"<rect class=\"swatch-share\" x=\"{Left + 30 + (yLabel.Length * 7)}\" y=\"{Top + 5}\" width=\"10\" height=\"10\" data-legend=\"share\"/><text class=\"legend\" x=\"{Left + 44 + (yLabel.Length * 7)}\" y=\"{Top + 14}\">{Encode(shareLabel)} (right, 0–100%)</text>");
-        svg.Append(s_invariant, $"<text class=\"axis-label\" x=\"{Left + PlotWidth / 2}\" y=\"{Height - 4}\" text-anchor=\"middle\">{Encode(xLabel)}</text>");
+        svg.Append(s_invariant, $"<text class=\"axis-label\" x=\"{Left + (plotWidth / 2)}\" y=\"{Height - 4}\" text-anchor=\"middle\">{Encode(xLabel)}</text>");
         return Close(svg);
     }
 
