@@ -75,8 +75,9 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
     [Fact]
     public async Task A_load_whose_slots_stay_full_of_slow_answers_is_limited_by_the_services_latency()
     {
-        // 80 batches of 100 rows, four at a time, each held 100 ms by the service: two seconds with every slot taken.
-        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, LatencyMs = 100 }, SimulatedTables.Rows(8_000, i => $"p{i % 80:D2}"));
+        // 60 batches of 100 rows, four at a time, each held 200 ms by the service: three seconds with every slot taken. The
+        // longer the service holds each, the less the loader's own moments between two requests weigh on a busy machine.
+        var settings = await ThroughSimulatorAsync(new SimulatorOptions { RuPerSecond = 0, LatencyMs = 200 }, SimulatedTables.Rows(6_000, i => $"p{i % 60:D2}"));
         settings["Loader:Concurrency"] = "Fixed";
         settings["Loader:MaxParallelBatches"] = "4";
         settings["Loader:ReportPath"] = _directory.File("report.json");
@@ -91,7 +92,7 @@ public sealed class WhatLimitedTheLoadTests(AzuriteFixture azurite) : IAsyncDisp
         Assert.StartsWith("The service's latency at the concurrency allowed limited the load: requests at the service filled ", verdict.Sentence, StringComparison.Ordinal);
         Assert.Contains("of the 4.0 batches allowed in flight on average (Fixed, at most 4)", verdict.Sentence, StringComparison.Ordinal);
         Assert.True(Figure(verdict, "slotUse") >= LoadVerdict.SlotUseAtLeast);
-        Assert.True(Figure(verdict, "latencyP50Ms") >= 100);
+        Assert.True(Figure(verdict, "latencyP50Ms") >= 200);
         Assert.Contains($"  limited by       {verdict.Sentence}", loader.Output, StringComparison.Ordinal);
     }
 
