@@ -154,6 +154,7 @@ internal static class LoadVerdict
                 Evidence("heldShare", load.HeldShare, F($"partition '{key.PartitionKey}' at the service or backing off: {Pct(load.HeldShare)} of the load's time")),
                 Evidence("partitionRows", key.Rows, F($"its rows: {key.Rows:N0} in {key.Batches:N0} batches")),
                 Evidence("partitionThrottled", key.Throttled, F($"its throttled answers: {key.Throttled:N0} of the load's {load.Throttled:N0}")),
+                Evidence("slotUse", load.SlotUse, F($"slots in use meanwhile: {load.AverageInFlight:N1} in flight of {load.AllowedConcurrency:N1} allowed on average ({Pct(load.SlotUse)})")),
             ]);
     }
 
