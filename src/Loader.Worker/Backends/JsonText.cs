@@ -14,6 +14,9 @@ internal static class JsonText
         SkipValidation = true,
     };
 
+    /// <summary>How a value is shown to a person (a verify report's differing values): non-ASCII text as it is.</summary>
+    public static readonly JsonSerializerOptions DisplayOptions = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
     /// <summary>A date as both services take it: ISO 8601 in UTC with all seven fractional digits, so stored text sorts as time does.</summary>
     public const string UtcDateTimeFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'";
 

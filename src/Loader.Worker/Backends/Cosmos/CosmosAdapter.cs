@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Loader.Abstractions;
 using Microsoft.Azure.Cosmos;
 
@@ -12,8 +13,14 @@ namespace Loader.Worker.Backends.Cosmos;
 /// itself. The SDK's own 429 retries are off (see <see cref="CosmosClientFactory"/>): every throttled answer comes
 /// back here, is counted, and is retried by the pipeline after its retry-after.
 /// </summary>
-internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, IStoredEntityComparison
+internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, IStoredEntityComparison, IPartitionReader
 {
+    /// <summary>Items per page of a partition's query.</summary>
+    private const int PageSize = 1000;
+
+    // Every item of the logical partition the request options name; the service answers from that partition alone.
+    private static readonly QueryDefinition s_wholePartition = new("SELECT * FROM c");
+
     private readonly Container _container;
     private readonly CosmosOptions _options;
     private readonly TimeProvider _timeProvider;
@@ -73,6 +80,10 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
     public Task<StoredComparison> CompareStoredAsync(EntityBatch batch, CancellationToken cancellationToken) =>
         AnsweredAsync((started, token) => CompareAsync(batch, started, token), failed => new StoredComparison(failed, []), cancellationToken);
 
+    /// <summary>One page of a query of the logical partition (a hierarchical key's every level), as the SDK's stream iterator reads it.</summary>
+    public Task<StoredPage> ReadPartitionAsync(string partitionKey, string? continuation, CancellationToken cancellationToken) =>
+        AnsweredAsync((started, token) => ReadPageAsync(partitionKey, continuation, started, token), StoredPage.Unread, cancellationToken);
+
     public Task<double?> ReadProvisionedThroughputAsync(CancellationToken cancellationToken) => CosmosThroughput.ReadAsync(_container, cancellationToken);
 
     private async Task<BatchOutcome> WriteAsync(EntityBatch batch, long started, CancellationToken cancellationToken)
@@ -121,6 +132,24 @@ internal sealed class CosmosAdapter : IBackendAdapter, IProvisionedThroughput, I
 
         var states = await CosmosItemComparison.CompareAsync(batch.Entities, stored, _json, cancellationToken).ConfigureAwait(false);
         return new StoredComparison(BatchOutcome.Written(200, latency, stored.RequestCharge) with { Answers = states.Length }, states);
+    }
+
+    private async Task<StoredPage> ReadPageAsync(string partitionKey, string? continuation, long started, CancellationToken cancellationToken)
+    {
+        var options = new QueryRequestOptions { PartitionKey = CosmosPartitionKeys.Of(partitionKey, _keyPaths.Count), MaxItemCount = PageSize };
+        using var iterator = _container.GetItemQueryStreamIterator(s_wholePartition, continuation, options);
+        using var response = await iterator.ReadNextAsync(cancellationToken).ConfigureAwait(false);
+        if (!response.IsSuccessStatusCode)
+        {
+            return StoredPage.Unread(CosmosOutcomes.FromStoredRead(response, "the partition's items") with { Latency = _timeProvider.GetElapsedTime(started) });
+        }
+
+        var document = await JsonDocument.ParseAsync(response.Content, cancellationToken: cancellationToken).ConfigureAwait(false);
+        var items = document.RootElement.TryGetProperty("Documents", out var documents)
+            ? documents.EnumerateArray().Select(item => (IStoredEntity)new CosmosStoredItem(item, _json)).ToList()
+            : [];
+        var outcome = BatchOutcome.Written((int)response.StatusCode, _timeProvider.GetElapsedTime(started), response.Headers.RequestCharge);
+        return new StoredPage(outcome, items, string.IsNullOrEmpty(response.ContinuationToken) ? null : response.ContinuationToken, document);
     }
 
     private PartitionKey PartitionKeyOf(EntityBatch batch) => CosmosPartitionKeys.Of(batch.PartitionKey, _keyPaths.Count);

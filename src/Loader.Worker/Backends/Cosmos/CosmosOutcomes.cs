@@ -155,7 +155,9 @@ internal static class CosmosOutcomes
     }
 
     /// <summary>A failed read of the batch's stored items (ReadMany); its latency is the caller's to add.</summary>
-    public static BatchOutcome FromStoredRead(ResponseMessage response)
+    /// <param name="response">The service's answer.</param>
+    /// <param name="what">What was being read, for the error: the batch's stored items, or a partition's.</param>
+    public static BatchOutcome FromStoredRead(ResponseMessage response, string what = "the batch's stored items")
     {
         var status = (int)response.StatusCode;
         var outcome = new BatchOutcome
@@ -164,7 +166,7 @@ internal static class CosmosOutcomes
             StatusCode = status,
             RequestCharge = response.Headers.RequestCharge,
             RetryAfter = RetryAfter(response.Headers),
-            Error = "reading the batch's stored items failed: " + Describe(status, response.ErrorMessage),
+            Error = $"reading {what} failed: " + Describe(status, response.ErrorMessage),
         };
         return status == 429 ? Throttled(outcome, SubStatus(response.Headers)) : outcome;
     }

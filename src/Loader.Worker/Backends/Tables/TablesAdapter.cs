@@ -10,10 +10,13 @@ namespace Loader.Worker.Backends.Tables;
 /// <see cref="TableClient.SubmitTransactionAsync"/>. One attempt per call: the pipeline's retries are off
 /// (<see cref="TableClientFactory.Options"/>), and whatever the service answered comes back as a <see cref="BatchOutcome"/>.
 /// </summary>
-internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntityComparison
+internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntityComparison, IPartitionReader
 {
     /// <summary>The partition of the probe entity <see cref="ProbeWriteAsync"/> writes: apart from any load's rows.</summary>
     public const string ProbePartitionKey = "loader-check";
+
+    /// <summary>Entities per page of a partition query: the most the service returns in one.</summary>
+    private const int PageSize = 1000;
 
     private readonly TableClient _client;
     private readonly bool _createTable;
@@ -125,6 +128,34 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
         catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
         {
             return new StoredComparison(NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started)), []);
+        }
+    }
+
+    /// <summary>One page of a query by partition key (<c>PartitionKey eq '...'</c>); the continuation is the SDK's (next partition and row key).</summary>
+    public async Task<StoredPage> ReadPartitionAsync(string partitionKey, string? continuation, CancellationToken cancellationToken)
+    {
+        var headers = ResponseHeadersPolicy.Capture();
+        var started = _timeProvider.GetTimestamp();
+        try
+        {
+            var filter = TableClient.CreateQueryFilter($"PartitionKey eq {partitionKey}");
+            await foreach (var page in _client.QueryAsync<TableEntity>(filter, PageSize, cancellationToken: cancellationToken).AsPages(continuation, PageSize).ConfigureAwait(false))
+            {
+                var latency = _timeProvider.GetElapsedTime(started);
+                var entities = page.Values.Select(entity => (IStoredEntity)new TableStoredEntity(entity)).ToList();
+                var outcome = TableOutcomes.Written(page.GetRawResponse(), headers.Value, latency);
+                return new StoredPage(outcome, entities, string.IsNullOrEmpty(page.ContinuationToken) ? null : page.ContinuationToken);
+            }
+
+            return new StoredPage(BatchOutcome.Written(200, _timeProvider.GetElapsedTime(started), headers.Value?.RequestCharge), [], null);
+        }
+        catch (RequestFailedException exception) when (exception.Status != 0)
+        {
+            return StoredPage.Unread(TableOutcomes.Refused(exception, headers.Value, new EntityBatch(partitionKey, [], WriteMode.Upsert), _timeProvider.GetElapsedTime(started)));
+        }
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken, answerArrived: headers.Value is not null))
+        {
+            return StoredPage.Unread(NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started)));
         }
     }
 
