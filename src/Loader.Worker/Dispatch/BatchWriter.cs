@@ -1,14 +1,11 @@
 using System.Globalization;
 using Loader.Abstractions;
-using Loader.Worker.Backends;
 using Loader.Worker.Batching;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Dispatch.Concurrency;
 using Loader.Worker.Dispatch.Resilience;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
-using Polly.Timeout;
 
 namespace Loader.Worker.Dispatch;
 
@@ -41,6 +38,8 @@ internal sealed partial class BatchWriter(
     private const string StoppedError = "the load was stopped before these rows were written";
 
     private readonly IStoredEntityComparison? _comparison = adapter as IStoredEntityComparison;
+
+    private readonly PacedRequests _requests = new(controls, resilience, statistics, timeProvider);
 
     /// <summary>Writes the batch; when <paramref name="abort"/> is cancelled first, its unwritten rows are counted failed.</summary>
     public async Task WriteAsync(ReadyBatch ready, CancellationToken abort)
@@ -99,49 +98,28 @@ internal sealed partial class BatchWriter(
             (Writer: this, Work: work, Tally: tally),
             cancellationToken).AsTask();
 
-    /// <summary>
-    /// One request: within a concurrency slot, paced, within a time limit; settles what the service settled. The
-    /// pace is taken inside the slot, right before sending, so a batch that waited for its slot goes out at the
-    /// pace of that moment, not of when it started waiting.
-    /// </summary>
+    /// <summary>One request, paced within its concurrency slot (<see cref="PacedRequests"/>); settles what the service settled.</summary>
     private async Task<BatchOutcome> AttemptAsync(BatchWork work, BatchTally tally, CancellationToken cancellationToken)
     {
         tally.BackoffEnded(retried: true);
-        var rows = work.Remaining;
-        double taken;
-        BatchOutcome outcome;
-        ConcurrencyLease slot;
-        var queued = timeProvider.GetTimestamp();
-        using (slot = await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
-        {
-            statistics.Times.SlotWaited(timeProvider.GetElapsedTime(queued));
-            taken = await PacedAsync(rows, cancellationToken).ConfigureAwait(false);
 
-            // Recorded before the request leaves, not after its answer: a request cut off by a stop (or any request
-            // left without an answer) may still have been applied, and a resumed Insert load must then take a
-            // conflict on these rows for its own earlier write, not reject them.
-            watermark.Sent(work.HighestRecord);
-            statistics.BatchStarted();
-            var sent = tally.Sending();
-            BatchOutcome? answered = null;
-            try
-            {
-                answered = outcome = await SendAsync(work.Current, cancellationToken).ConfigureAwait(false);
-            }
-            finally
-            {
-                statistics.BatchFinished();
-                tally.Answered(sent, answered);
-            }
-        }
+        // The highest record is recorded before the request leaves, not after its answer: a request cut off by a stop
+        // (or any request left without an answer) may still have been applied, and a resumed Insert load must then take
+        // a conflict on these rows for its own earlier write, not reject them.
+        var batch = work.Current;
+        var outcome = await _requests.SendAsync(
+            batch.PartitionKey,
+            work.Remaining,
+            token => adapter.WriteBatchAsync(batch, token),
+            static answer => answer,
+            static unanswered => unanswered,
+            () => watermark.Sent(work.HighestRecord),
+            tally,
+            cancellationToken).ConfigureAwait(false);
 
         // A transient failure says nothing of whether the rows were applied: a conflict on them later may be this write.
         work.MayHaveLanded |= outcome.Status == BatchStatus.Transient;
 
-        statistics.Attempt(outcome);
-        var serviceWide = outcome.Status == BatchStatus.Throttled && controls.Signal.IsServiceWide(work.Current.PartitionKey);
-        controls.Limiter.Observe(new AttemptObservation(outcome, rows, slot.InFlightAtStart, serviceWide));
-        controls.Pacer.Observe(outcome, rows, taken, serviceWide);
         var written = outcome.Status == BatchStatus.Written;
         var settled = work.Settle(outcome);
         if (written)
@@ -190,27 +168,6 @@ internal sealed partial class BatchWriter(
         }
 
         return result;
-    }
-
-    /// <summary>Waits for the pace; a wait that does not end at once is counted, so the report can tell how long the pace held batches.</summary>
-    private async ValueTask<double> PacedAsync(int rows, CancellationToken cancellationToken)
-    {
-        var pace = controls.Pacer.WaitAsync(rows, cancellationToken);
-        if (pace.IsCompleted)
-        {
-            return await pace.ConfigureAwait(false);
-        }
-
-        var waiting = timeProvider.GetTimestamp();
-        statistics.Times.PacingStarted();
-        try
-        {
-            return await pace.ConfigureAwait(false);
-        }
-        finally
-        {
-            statistics.Times.PacingEnded(timeProvider.GetElapsedTime(waiting));
-        }
     }
 
     /// <summary>
@@ -289,7 +246,7 @@ internal sealed partial class BatchWriter(
         StoredComparison comparison;
         using (await controls.Limiter.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
-            comparison = await WithinTimeLimitAsync(
+            comparison = await _requests.WithinTimeLimitAsync(
                 token => _comparison!.CompareStoredAsync(batch, token),
                 unanswered => new StoredComparison(unanswered, []),
                 cancellationToken).ConfigureAwait(false);
@@ -297,35 +254,6 @@ internal sealed partial class BatchWriter(
 
         statistics.Attempt(comparison.Outcome);
         return comparison;
-    }
-
-    /// <summary>One write request within its time limit.</summary>
-    private Task<BatchOutcome> SendAsync(EntityBatch batch, CancellationToken cancellationToken) =>
-        WithinTimeLimitAsync(token => adapter.WriteBatchAsync(batch, token), unanswered => unanswered, cancellationToken);
-
-    /// <summary>
-    /// One request within its time limit. However it ends without an answer from the service — the limit, or a timeout,
-    /// reset or failed connection inside the client — it is a transient outcome to retry, never an exception: those are
-    /// left for defects.
-    /// </summary>
-    private async Task<T> WithinTimeLimitAsync<T>(Func<CancellationToken, Task<T>> request, Func<BatchOutcome, T> unanswered, CancellationToken cancellationToken)
-    {
-        var started = timeProvider.GetTimestamp();
-        try
-        {
-            return await resilience.RequestTimeout.ExecuteAsync(
-                static async (send, token) => await send(token).ConfigureAwait(false),
-                request,
-                cancellationToken).ConfigureAwait(false);
-        }
-        catch (TimeoutRejectedException exception)
-        {
-            return unanswered(NoAnswer.WithinTimeLimit(exception.Timeout));
-        }
-        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken))
-        {
-            return unanswered(NoAnswer.Outcome(exception, timeProvider.GetElapsedTime(started)));
-        }
     }
 
     private static string RefusalReason(OperationFailure failure)
