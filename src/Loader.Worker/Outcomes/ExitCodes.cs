@@ -36,6 +36,12 @@ internal static class ExitCodes
     /// </summary>
     public const int InputDamaged = 7;
 
+    /// <summary>
+    /// <c>verify</c> found the target not as the load leaves it: rows missing or different, a repeated key whose later row
+    /// did not win, an entity a Delete left, or (with <c>--extra</c>) entities no row accounts for. The report lists them.
+    /// </summary>
+    public const int TargetDiffers = 8;
+
     /// <summary>An unexpected error; the message and the report say what.</summary>
     public const int InternalError = 10;
 
@@ -50,6 +56,7 @@ internal static class ExitCodes
         LoadOutcomeKind.Stopped => Stopped,
         LoadOutcomeKind.CheckpointLost or LoadOutcomeKind.OutputFailed => OutputFailed,
         LoadOutcomeKind.InputDamaged => InputDamaged,
+        LoadOutcomeKind.TargetDiffers => TargetDiffers,
         LoadOutcomeKind.UnexpectedError => InternalError,
         _ => throw new ArgumentOutOfRangeException(nameof(outcome), outcome, "an outcome with no exit code"),
     };

@@ -16,6 +16,7 @@ internal sealed record LoadOutcome(LoadOutcomeKind Kind, string? Message = null)
         LoadOutcomeKind.Stopped => ReportOutcome.Stopped,
         LoadOutcomeKind.CheckpointLost => ReportOutcome.CheckpointLost,
         LoadOutcomeKind.OutputFailed => ReportOutcome.OutputFailed,
+        LoadOutcomeKind.TargetDiffers => ReportOutcome.TargetDiffers,
         LoadOutcomeKind.InvalidConfiguration or LoadOutcomeKind.Unavailable or LoadOutcomeKind.InputDamaged or LoadOutcomeKind.UnexpectedError => ReportOutcome.Failed,
         _ => throw new ArgumentOutOfRangeException(nameof(Kind), Kind, "an outcome with no name in the report"),
     };

@@ -1,6 +1,6 @@
 namespace Loader.Worker.Outcomes;
 
-/// <summary>How a load (or a verb of a sharded load) ended, said as what happened; <see cref="ExitCodes.Of"/> gives its exit code.</summary>
+/// <summary>How a load (or a verb: of a sharded load, <c>verify</c>) ended, said as what happened; <see cref="ExitCodes.Of"/> gives its exit code.</summary>
 internal enum LoadOutcomeKind
 {
     /// <summary>Every row was written, superseded, or rejected within <c>Loader:MaxRejects</c>.</summary>
@@ -29,6 +29,9 @@ internal enum LoadOutcomeKind
 
     /// <summary>A compressed file of the input is truncated or damaged; reading stopped there.</summary>
     InputDamaged,
+
+    /// <summary><c>verify</c> read the input and the target to the end and found rows missing from the target or different there.</summary>
+    TargetDiffers,
 
     /// <summary>An error nobody expected; the message says what.</summary>
     UnexpectedError,

@@ -1,13 +1,12 @@
 using Loader.Worker.Backends;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
-using Loader.Worker.Reporting.Html;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Outcomes;
 
 /// <summary>
-/// Stores the report of a load or of one shard's run: the HTML report, then the JSON report, each through the outputs
+/// Stores the report of a load, of one shard's run or of a verify: the HTML report, then the JSON report, each through the outputs
 /// with retries. A report that cannot be stored is never a silent success (<see cref="LoadConclusion.OutputLost"/>), and
 /// the outcome returned is the one the report records, so the two and the exit code always agree.
 /// </summary>
@@ -15,24 +14,25 @@ internal sealed partial class ReportPublisher(OutputFiles outputs, SummaryOutput
 {
     private const string Printed = "; it follows on standard output";
 
-    public async Task<LoadResult> PublishAsync(LoadResult result, ReportTargets to)
+    public async Task<T> PublishAsync<T>(T result, ReportTargets to)
+        where T : IRunResult<T>
     {
         // The HTML report first, so that the JSON report, written after it, says if it could not be stored. A JSON report
         // that cannot be stored outranks that: its message replaces the HTML report's.
-        if (await TryWriteAsync(to.Html, (file, token) => HtmlReport.WriteAsync(result.Report, file, token)).ConfigureAwait(false) is { } html)
+        if (await TryWriteAsync(to.Html, result.WriteHtmlAsync).ConfigureAwait(false) is { } html)
         {
             LogHtmlReportNotWritten(html.Where, html.Reason);
             result = result.With(LoadConclusion.OutputLost(result.Outcome, $"the HTML report could not be written to {html.Where} ({html.Reason})"));
         }
 
-        if (await TryWriteAsync(to.Json, (file, token) => ReportWriter.WriteAsync(result.Report, file, token)).ConfigureAwait(false) is { } json)
+        if (await TryWriteAsync(to.Json, (file, token) => file.WriteJsonAsync(result.JsonReport, ReportWriter.JsonOptions, token)).ConfigureAwait(false) is { } json)
         {
             var printed = to.PrintWhenLost ? Printed : "";
             LogReportNotWritten(json.Where, json.Reason, printed);
             result = result.With(LoadConclusion.OutputLost(result.Outcome, $"the report could not be written to {json.Where} ({json.Reason}){printed}", outranks: true));
             if (to.PrintWhenLost)
             {
-                await standardOutput.WriteJsonAsync(result.Report, ReportWriter.JsonOptions).ConfigureAwait(false);
+                await standardOutput.WriteJsonAsync(result.JsonReport, ReportWriter.JsonOptions).ConfigureAwait(false);
             }
         }
 

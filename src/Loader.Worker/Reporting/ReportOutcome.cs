@@ -14,4 +14,7 @@ internal enum ReportOutcome
     CheckpointLost,
     OutputFailed,
     Failed,
+
+    /// <summary>A verify report's: the target is not as the load leaves it.</summary>
+    TargetDiffers,
 }
