@@ -158,7 +158,7 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
     }
 
     /// <summary>Two merges applied in order equal one merge of their union with the later values winning.</summary>
-    private static LoadEntity Merge(LoadEntity earlier, LoadEntity later)
+    internal static LoadEntity Merge(LoadEntity earlier, LoadEntity later)
     {
         var properties = new List<EntityProperty>(earlier.Properties.Count + later.Properties.Count);
         var laterNames = new HashSet<string>(later.Properties.Select(p => p.Name), StringComparer.Ordinal);

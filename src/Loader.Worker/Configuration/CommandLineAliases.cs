@@ -27,24 +27,26 @@ internal static class CommandLineAliases
         ["--table"] = "Loader:Tables:Table",
         ["--tables-endpoint"] = "Loader:Tables:Endpoint",
         ["--sample"] = "Loader:Estimate:SampleRows",
+        ["--extra"] = "Loader:Verify:Extra",
     };
 
-    private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--dry-run", "--Loader:DryRun", "--check", "--Loader:Check" };
+    private static readonly HashSet<string> s_flags = new(StringComparer.OrdinalIgnoreCase) { "--dry-run", "--Loader:DryRun", "--check", "--Loader:Check", "--extra", "--Loader:Verify:Extra" };
 
     /// <summary>The setting <c>--settings</c> names: a file of settings, not a setting of the load itself.</summary>
     public const string SettingsFileKey = "Loader:SettingsFile";
 
-    /// <summary>The verbs of a sharded load, given first on the command line: <c>plan</c>, <c>work</c>, <c>status</c>.</summary>
+    /// <summary>The verbs, given first on the command line: a sharded load's <c>plan</c>, <c>work</c>, <c>status</c>, and <c>verify</c>.</summary>
     public static readonly IReadOnlyDictionary<string, LoaderCommand> Verbs = new Dictionary<string, LoaderCommand>(StringComparer.OrdinalIgnoreCase)
     {
         ["plan"] = LoaderCommand.Plan,
         ["work"] = LoaderCommand.Work,
         ["status"] = LoaderCommand.Status,
+        ["verify"] = LoaderCommand.Verify,
     };
 
     /// <summary>
     /// Flags written without a value (<c>--dry-run</c>) mean true; the configuration provider needs the value spelled out.
-    /// A verb given first (<c>plan</c>, <c>work</c>, <c>status</c>) becomes <c>Loader:Command</c>.
+    /// A verb given first (<c>plan</c>, <c>work</c>, <c>status</c>, <c>verify</c>) becomes <c>Loader:Command</c>.
     /// </summary>
     public static string[] Normalize(string[] args)
     {

@@ -1,8 +1,8 @@
 namespace Loader.Worker.Configuration;
 
 /// <summary>
-/// What the process does: one load (no verb), or a part of a sharded load (the verbs <c>plan</c>, <c>work</c>,
-/// <c>status</c>, given first on the command line; see docs/scale-out.md).
+/// What the process does: one load (no verb), a part of a sharded load (the verbs <c>plan</c>, <c>work</c>,
+/// <c>status</c>, given first on the command line; see docs/scale-out.md), or <c>verify</c> of a load done.
 /// </summary>
 internal enum LoaderCommand
 {
@@ -17,4 +17,7 @@ internal enum LoaderCommand
 
     /// <summary>Merges the shards' reports into one report for the whole input.</summary>
     Status,
+
+    /// <summary>Reads the input again and the target back and compares them row by row (docs/verify.md); of a sharded load with its Loader:Shards:State.</summary>
+    Verify,
 }

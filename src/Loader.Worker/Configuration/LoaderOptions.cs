@@ -15,7 +15,7 @@ internal sealed class LoaderOptions
     /// <summary><see cref="SettingLimits.LongestTimer"/> less the 10 s the host is given beyond the grace period to stop.</summary>
     public const string LongestShutdownGracePeriod = "49.17:02:37.294";
 
-    /// <summary>One load (the default), or <c>plan</c>, <c>work</c> or <c>status</c> of a sharded load: the verb given first on the command line.</summary>
+    /// <summary>One load (the default), <c>plan</c>, <c>work</c> or <c>status</c> of a sharded load, or <c>verify</c>: the verb given first on the command line.</summary>
     public LoaderCommand Command { get; set; } = LoaderCommand.Load;
 
     /// <summary>
@@ -166,6 +166,9 @@ internal sealed class LoaderOptions
 
     /// <summary>What <c>--estimate</c> samples and the prices it predicts the cost with.</summary>
     public EstimateOptions Estimate { get; set; } = new();
+
+    /// <summary>What <c>verify</c> reports and how much of the input it holds in memory.</summary>
+    public VerifyOptions Verify { get; set; } = new();
 
     public TelemetryOptions Telemetry { get; set; } = new();
 }

@@ -37,7 +37,11 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
             return Result(failures);
         }
 
-        if (options.Command != LoaderCommand.Load)
+        if (options.Command == LoaderCommand.Verify && string.IsNullOrWhiteSpace(options.Shards.State))
+        {
+            RefuseSingleLoadSwitches(options, failures);
+        }
+        else if (options.Command != LoaderCommand.Load)
         {
             failures.AddSection(new ShardOptionsValidator(KeyOf(nameof(LoaderOptions.Shards)), options.Command), options.Shards);
             ValidateShardedUse(options, failures);
@@ -63,6 +67,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         failures.AddSection(_telemetry, options.Telemetry);
         failures.AddSection(_blob, options.Blob);
         failures.AddSection(_estimate, options.Estimate);
+        failures.Bounds(KeyOf(nameof(LoaderOptions.Verify)), options.Verify);
 
         // Only the chosen backend's settings are required: a Tables load needs no Cosmos settings and the other way round.
         // A value out of range is a mistake in any section, used or not.
@@ -78,7 +83,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
             failures.Bounds(KeyOf(nameof(LoaderOptions.Tables)), options.Tables);
         }
 
-        if (options.Command == LoaderCommand.Load)
+        if (options.Command == LoaderCommand.Load || (options.Command == LoaderCommand.Verify && string.IsNullOrWhiteSpace(options.Shards.State)))
         {
             failures.Bounds(KeyOf(nameof(LoaderOptions.Shards)), options.Shards);
         }
@@ -132,6 +137,13 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
             }
         }
 
+        RefuseSingleLoadSwitches(options, failures);
+    }
+
+    /// <summary>What only a single load does: a verb does neither.</summary>
+    private static void RefuseSingleLoadSwitches(LoaderOptions options, SettingFailures failures)
+    {
+        var verb = options.Command.ToString().ToLowerInvariant();
         if (options.DryRun)
         {
             failures.Add($"Loader:DryRun is a single load's; {verb} cannot dry-run.");
@@ -158,7 +170,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
             failures.Add($"Loader:Input: {error}");
         }
 
-        foreach (var (key, setting) in new[] { ("Loader:ReportPath", options.ReportPath), ("Loader:RejectsPath", options.RejectsPath), ("Loader:CheckpointPath", options.CheckpointPath) })
+        foreach (var (key, setting) in new[] { ("Loader:ReportPath", options.ReportPath), ("Loader:RejectsPath", options.RejectsPath), ("Loader:CheckpointPath", options.CheckpointPath), (VerifyReportLocation.Key, options.Verify.ReportPath) })
         {
             if (!BlobClientFactory.IsUrl(setting))
             {

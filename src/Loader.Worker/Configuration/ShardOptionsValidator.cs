@@ -5,7 +5,7 @@ using Loader.Worker.Storage.Queues;
 
 namespace Loader.Worker.Configuration;
 
-/// <summary>Checks <c>Loader:Shards</c> for <paramref name="command"/>, a verb of a sharded load; every message names the setting and the verb.</summary>
+/// <summary>Checks <c>Loader:Shards</c> for <paramref name="command"/>, a verb of a sharded load (or <c>verify</c> of one); every message names the setting and the verb.</summary>
 /// <param name="section">The section's key, e.g. <c>Loader:Shards</c>: each message names its setting in full under it.</param>
 /// <param name="command">The verb the settings are for: what it requires is named with it.</param>
 internal sealed class ShardOptionsValidator(string section, LoaderCommand command) : IValidateOptions<ShardOptions>
@@ -29,7 +29,11 @@ internal sealed class ShardOptionsValidator(string section, LoaderCommand comman
 
         if (string.IsNullOrWhiteSpace(shards.Queue))
         {
-            failures.Add($"{section}:Queue is required by {verb}: the queue of shards, e.g. https://<account>.queue.core.windows.net/loader-shards.");
+            // Verify reads the manifest and the shards' rejects from the state folder; it takes nothing from the queue.
+            if (command != LoaderCommand.Verify)
+            {
+                failures.Add($"{section}:Queue is required by {verb}: the queue of shards, e.g. https://<account>.queue.core.windows.net/loader-shards.");
+            }
         }
         else if (!QueueAddress.TryParse(shards.Queue, out _, out var error))
         {

@@ -36,6 +36,9 @@ internal static class HelpText
         text.AppendLine("  dotnet Loader.Worker.dll plan|work|status --Loader:Shards:State url --Loader:Shards:Queue url [settings ...]");
         text.AppendLine("      a sharded load: plan cuts the input into shards and queues them, each work process loads");
         text.AppendLine("      shards until the queue is empty, status merges the shards' reports (docs/scale-out.md)");
+        text.AppendLine("  dotnet Loader.Worker.dll verify [--extra] [the load's settings ...]");
+        text.AppendLine("      reads the input again and the target back and compares them row by row; exit 8 when rows are");
+        text.AppendLine("      missing or different (docs/verify.md); with Loader:Shards:State, every shard of a sharded load");
         text.AppendLine("  dotnet Loader.Worker.dll --help | --version");
         text.AppendLine();
         text.AppendLine("Settings are read from appsettings.json, then --settings file.json (same shape), then the");

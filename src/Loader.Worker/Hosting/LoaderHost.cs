@@ -16,6 +16,7 @@ using Loader.Worker.Shards.Work;
 using Loader.Worker.Storage.Blobs;
 using Loader.Worker.Storage.Queues;
 using Loader.Worker.Telemetry;
+using Loader.Worker.Verify;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Configuration.EnvironmentVariables;
 using Microsoft.Extensions.Configuration.Json;
@@ -114,7 +115,7 @@ internal static class LoaderHost
     private static OptionsValidationException InvalidSettingsFile(string message) =>
         new(CommandLineAliases.SettingsFileKey, typeof(LoaderOptions), [message]);
 
-    /// <summary>The loader's services, and as the host's job a load or, for <see cref="LoaderCommandKind.Estimate"/>, an estimate.</summary>
+    /// <summary>The loader's services, and as the host's job a load, a verb's job (<c>verify</c>, a sharded load's) or, for <see cref="LoaderCommandKind.Estimate"/>, an estimate.</summary>
     public static IServiceCollection AddBulkLoader(this IServiceCollection services, IConfiguration configuration, LoaderCommandKind command = LoaderCommandKind.Load)
     {
         services.AddOptions<LoaderOptions>().BindConfiguration(LoaderOptions.SectionName).ValidateOnStart();
@@ -151,6 +152,7 @@ internal static class LoaderHost
         services.AddSingleton<LoadEstimator>();
         services.AddSingleton<EstimateJob>();
         AddShardedLoads(services);
+        AddVerify(services);
         // Before the job: started first, stopped (and flushed) last.
         services.AddMetricsExport(configuration);
         if (command == LoaderCommandKind.Estimate)
@@ -164,6 +166,10 @@ internal static class LoaderHost
         else if (CommandOf(configuration) == LoaderCommand.Load)
         {
             services.AddHostedService(provider => provider.GetRequiredService<LoadJob>());
+        }
+        else if (CommandOf(configuration) == LoaderCommand.Verify)
+        {
+            services.AddHostedService(provider => provider.GetRequiredService<VerifyJob>());
         }
         else
         {
@@ -184,6 +190,25 @@ internal static class LoaderHost
         services.AddSingleton<ShardWorker>();
         services.AddSingleton<StatusCommand>();
         services.AddSingleton<ShardJob>();
+    }
+
+    /// <summary><c>verify</c>: the input read again as the load reads it, and the target read back through the load's adapter.</summary>
+    private static void AddVerify(IServiceCollection services)
+    {
+        services.AddSingleton(provider => new VerifyInput(
+            provider.GetRequiredService<InputOpener>(),
+            provider.GetRequiredService<OutputFiles>(),
+            provider.GetRequiredService<IOptions<LoaderOptions>>().Value,
+            provider.GetRequiredService<IBackendAdapter>(),
+            provider.GetRequiredService<ILogger<VerifyInput>>()));
+        services.AddSingleton(provider => new TargetVerifier(
+            provider.GetRequiredService<IOptions<LoaderOptions>>().Value,
+            provider.GetRequiredService<IBackendAdapter>(),
+            provider.GetRequiredService<VerifyInput>(),
+            provider.GetRequiredService<LoadStatistics>(),
+            provider.GetRequiredService<TimeProvider>(),
+            provider.GetRequiredService<ILogger<TargetVerifier>>()));
+        services.AddSingleton<VerifyJob>();
     }
 
     /// <summary>Whether <c>Loader:Check</c> asks for <c>--check</c>; a value that is no boolean is left to the options binder to refuse, naming it.</summary>

@@ -59,6 +59,28 @@ internal static class OutputLocationCheck
         return Compare(Input(settings), outputs);
     }
 
+    /// <summary>
+    /// <c>verify</c>'s locations: <c>Loader:Input</c>, the load's outputs (which verify reads, the rejects, or leaves
+    /// alone), and the reports verify writes (<see cref="VerifyReportLocation"/>), which must be none of them.
+    /// </summary>
+    /// <returns>As <see cref="OfLoad"/>.</returns>
+    public static IReadOnlyList<PreflightCheck> OfVerify(LoaderOptions settings)
+    {
+        var outputs = new List<Place>();
+        foreach (var (key, setting) in OutputPreflight.Configured(settings))
+        {
+            AddOutput(outputs, key, setting, It);
+        }
+
+        foreach (var (key, setting) in VerifyReportLocation.Configured(settings))
+        {
+            AddOutput(outputs, key, setting, It);
+            AddTemporaryCopy(outputs, key, setting);
+        }
+
+        return Compare(Input(settings), outputs);
+    }
+
     /// <summary>Conflicts as a message, one sentence each naming both settings, then <paramref name="consequence"/>.</summary>
     public static string Describe(IEnumerable<PreflightCheck> conflicts, string consequence) =>
         string.Concat(conflicts.Select(conflict => conflict.Refusal + "." + Environment.NewLine)) + consequence;

@@ -231,7 +231,7 @@ internal sealed partial class LoadPipeline
     /// stage and the dispatcher need the other core, and handing records to mapping threads costs more than it
     /// gains there.
     /// </summary>
-    private static int MapThreads(LoaderOptions settings) =>
+    internal static int MapThreads(LoaderOptions settings) =>
         settings.Csv.MapThreads > 0 ? settings.Csv.MapThreads : Math.Clamp(Environment.ProcessorCount - 1, 1, 4);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "{Mode} of {Input} into {Backend} starting: write mode {WriteMode}, up to {MaxParallelBatches} batches in flight")]

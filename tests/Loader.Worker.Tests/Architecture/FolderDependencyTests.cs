@@ -3,7 +3,7 @@ using Loader.Worker.Tests.Infrastructure;
 namespace Loader.Worker.Tests.Architecture;
 
 /// <summary>
-/// Data and calls go one way between the folders of the loader: Hosting -> Shards, Estimate, Checks -> Pipeline ->
+/// Data and calls go one way between the folders of the loader: Hosting -> Shards, Estimate, Checks, Verify -> Pipeline ->
 /// Outcomes and the stages -> Configuration -> the adapters and leaf capabilities. A folder that uses one above it ties
 /// the two together: neither can be read, changed or tested alone. The graph these tests print is the one the closing
 /// note of #16 shows.
@@ -21,7 +21,7 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
     [
         [FolderGraph.Root],
         ["Hosting"],
-        ["Shards", "Estimate", "Checks"],
+        ["Shards", "Estimate", "Checks", "Verify"],
         ["Pipeline"],
         ["Outcomes", "Dispatch"],
         ["Checkpoints", "Rejects", "Telemetry"],

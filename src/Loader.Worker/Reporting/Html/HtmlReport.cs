@@ -33,12 +33,7 @@ internal static class HtmlReport
     {
         var html = new StringBuilder(64 * 1024);
         var verb = report.DryRun ? "Dry run" : "Load";
-        html.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
-        html.Append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">");
-        html.Append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
-        html.Append(s_invariant, $"<meta name=\"generator\" content=\"bulk loader {E(LoaderVersion.Informational)}\">");
-        html.Append(s_invariant, $"<title>{verb} {E(report.Outcome.ToString())}: {E(report.Input)} → {E(report.Backend)} {E(report.Target)}</title>");
-        html.Append("<style>").Append(Styles).Append("</style></head><body>");
+        Head(html, $"{verb} {report.Outcome}: {report.Input} → {report.Backend} {report.Target}");
 
         Header(html, report, verb);
         Figures(html, report);
@@ -47,11 +42,25 @@ internal static class HtmlReport
         Rejects(html, report);
         Failures(html, report);
         Partitions(html, report);
-        Settings(html, report);
+        Settings(html, report.Settings);
         Verdict(html, report);
         html.Append(s_invariant, $"<footer>Written by the bulk loader {E(LoaderVersion.Informational)} at {report.FinishedAt.UtcDateTime:yyyy-MM-dd HH:mm:ss} UTC. The same numbers are in the JSON report{(report.RejectsPath is null ? "" : ", the rejected rows in " + E(report.RejectsPath))}.</footer>");
         html.Append("</body></html>\n");
         return html.ToString();
+    }
+
+    /// <summary>
+    /// The page's start, up to its body: no script and nothing fetched (a Content-Security-Policy forbids any other
+    /// source), the styles inline. Every report page starts so, the load's and verify's.
+    /// </summary>
+    internal static void Head(StringBuilder html, string title)
+    {
+        html.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
+        html.Append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">");
+        html.Append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        html.Append(s_invariant, $"<meta name=\"generator\" content=\"bulk loader {E(LoaderVersion.Informational)}\">");
+        html.Append(s_invariant, $"<title>{E(title)}</title>");
+        html.Append("<style>").Append(Styles).Append("</style></head><body>");
     }
 
     private static void Header(StringBuilder html, LoadReport report, string verb)
@@ -301,10 +310,11 @@ internal static class HtmlReport
         string.Concat(name.Select((letter, i) => i > 0 && char.IsUpper(letter) ? " " + char.ToLowerInvariant(letter) : i == 0 ? char.ToLowerInvariant(letter).ToString() : letter.ToString()))
             .Replace("loader cpu", "loader CPU", StringComparison.Ordinal);
 
-    private static void Settings(StringBuilder html, LoadReport report)
+    /// <summary>The settings a run ran with (secrets already removed), as a table.</summary>
+    internal static void Settings(StringBuilder html, IReadOnlyDictionary<string, string> settings)
     {
         html.Append("<section id=\"settings\"><h2>Settings</h2><p class=\"note\">As the load ran with them; connection strings and keys are not shown, and URLs lose their query (a signature).</p><table class=\"settings\"><tbody>");
-        foreach (var (key, value) in report.Settings)
+        foreach (var (key, value) in settings)
         {
             html.Append(s_invariant, $"<tr><th>{E(key)}</th><td>{(value.Length == 0 ? "<span class=\"none\">(none)</span>" : E(value))}</td></tr>");
         }
@@ -322,7 +332,8 @@ internal static class HtmlReport
 
     private static string E(string text) => SvgChart.Encode(text);
 
-    private const string Styles = """
+    /// <summary>The styles of every report page, the load's and verify's.</summary>
+    internal const string Styles = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2430;margin:24px auto;max-width:1360px;padding:0 16px}
         h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}
         .outcome{padding:1px 8px;border-radius:4px;color:#fff}.outcome.ok{background:#1f7a3a}.outcome.bad{background:#b3261e}
