@@ -27,12 +27,13 @@ internal sealed class RowSorter(int rowsPerRun, string? directory = null) : IDis
 
     public void Add(VerifyRow row)
     {
-        _run.Add(VerifyRowCodec.Sortable(VerifyRowCodec.Encode(row)));
         if (_run.Count >= rowsPerRun)
         {
             _files.Enqueue(Write(SortRun()));
             SpilledRuns++;
         }
+
+        _run.Add(VerifyRowCodec.Sortable(VerifyRowCodec.Encode(row)));
     }
 
     /// <summary>Every row added, in order. Enumerate once, after the last row is added.</summary>

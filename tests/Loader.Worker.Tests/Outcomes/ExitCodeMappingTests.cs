@@ -16,6 +16,7 @@ public sealed class ExitCodeMappingTests
     [InlineData(nameof(LoadOutcomeKind.CheckpointLost), 6)]
     [InlineData(nameof(LoadOutcomeKind.OutputFailed), 6)]
     [InlineData(nameof(LoadOutcomeKind.InputDamaged), 7)]
+    [InlineData(nameof(LoadOutcomeKind.TargetDiffers), 8)]
     [InlineData(nameof(LoadOutcomeKind.UnexpectedError), 10)]
     public void Each_outcome_exits_with_its_documented_code(string outcomeName, int exitCode)
     {

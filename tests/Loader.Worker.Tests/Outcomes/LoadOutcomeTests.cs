@@ -16,6 +16,7 @@ public sealed class LoadOutcomeTests
     [InlineData(nameof(LoadOutcomeKind.Unavailable), "Failed")]
     [InlineData(nameof(LoadOutcomeKind.InputDamaged), "Failed")]
     [InlineData(nameof(LoadOutcomeKind.UnexpectedError), "Failed")]
+    [InlineData(nameof(LoadOutcomeKind.TargetDiffers), "TargetDiffers")]
     public void Each_outcome_keeps_the_name_the_report_has_always_given_it(string kindName, string name)
     {
         var kind = Enum.Parse<LoadOutcomeKind>(kindName);
