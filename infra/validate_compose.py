@@ -46,6 +46,7 @@ LOADER_SETTINGS = {
     "Cosmos:PriorityLevel", "Cosmos:ThroughputBucket", "Cosmos:TimeToLive", "Cosmos:TimeToLiveColumn",
     "Command", "Shards:State", "Shards:Queue", "Shards:By", "Shards:Count", "Shards:TargetBytes",
     "Shards:VisibilityTimeout", "Shards:MaxDequeues", "Shards:RetryDelay", "Shards:PollInterval",
+    "Verify:Extra", "Verify:ReportPath", "Verify:Examples", "Verify:RowsInMemory",
 }
 ENUM_SETTINGS = {
     "Backend": {"Tables", "Cosmos"},
@@ -56,7 +57,7 @@ ENUM_SETTINGS = {
     "Cosmos:ConnectionMode": {"Direct", "Gateway"},
     "Cosmos:PriorityLevel": {"High", "Low"},
     "Concurrency": {"Adaptive", "Fixed"},
-    "Command": {"Load", "Plan", "Work", "Status"},
+    "Command": {"Load", "Plan", "Work", "Status", "Verify"},
     "Shards:By": {"Range", "Key"},
     "Telemetry:AzureMonitorAuthentication": {"ConnectionString", "EntraId"},
 }
