@@ -4,8 +4,9 @@
 # throttle (the loader against an RU budget), then instant (the loader's own ceiling against an endpoint that
 # answers at once, beside the REST-client loader of 491e8a8; with --backend Cosmos the Cosmos DB adapter through the real
 # SDK against the Cosmos DB stand-in in instant mode, TransactionalBatch and Bulk); blobread (the read-ahead blob stream against the
-# SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input) and scaleout (a sharded load by 1, 2, 3
-# work processes against an endpoint holding each batch 50 ms) run when named. Leading
+# SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input), scaleout (a sharded load by 1, 2, 3
+# work processes against an endpoint holding each batch 50 ms) and verify (the flights loaded into Azurite, then
+# verified: verify's rows/s against the load's) run when named. Leading
 # command names pick some of them; the arguments after them go to each, e.g.
 #   bench/run.sh --repeat 3        bench/run.sh --rows 30000 --per-row-rows 3000        bench/run.sh throttle
 # Exit code: the worst of them (0 targets met, 1 a target missed, 2 bad arguments, 3 a measurement invalid).
@@ -13,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 commands=()
-while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout)$ ]]; do
+while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify)$ ]]; do
   commands+=("$1")
   shift
 done

@@ -12,7 +12,8 @@ internal static class LoaderProcess
     /// The loader's output goes to <paramref name="logPath"/>; its report to <paramref name="reportPath"/>, which must be among the arguments.
     /// <paramref name="loaderDll"/> runs another build of the loader (an earlier commit's) instead of this one's.
     /// </summary>
-    public static async Task<LoaderRun> RunAsync(IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken, string? loaderDll = null)
+    /// <paramref name="readReport"/> false leaves a report that is no load's (a verify's) for the caller to read.
+    public static async Task<LoaderRun> RunAsync(IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken, string? loaderDll = null, bool readReport = true)
     {
         loaderDll ??= BenchPaths.LoaderDll;
         if (!File.Exists(loaderDll))
@@ -74,7 +75,7 @@ internal static class LoaderProcess
 
         var wallSeconds = clock.Elapsed.TotalSeconds;
         process.WaitForExit(); // the output read asynchronously has reached the log
-        var report = File.Exists(reportPath) ? ReportWriter.Read(reportPath) : null;
+        var report = readReport && File.Exists(reportPath) ? ReportWriter.Read(reportPath) : null;
         return new LoaderRun(process.ExitCode, report, wallSeconds, peak, cpu, ShellText.Join(["dotnet", .. start.ArgumentList]), logPath);
     }
 }
