@@ -8,7 +8,10 @@ internal static class HtmlReportLocation
         !string.IsNullOrWhiteSpace(options.HtmlReportPath) ? options.HtmlReportPath : Beside(options.ReportPath);
 
     /// <summary><c>report.json</c> → <c>report.html</c>, for a path or a blob URL (whose query, a signature perhaps, is kept).</summary>
-    public static string? Beside(string? reportPath)
+    public static string? Beside(string? reportPath) => Renamed(reportPath, HtmlName);
+
+    /// <summary>An output beside the report <paramref name="reportPath"/> names, its name made by <paramref name="rename"/>: of a path, or of a blob URL's path (its query, a signature perhaps, kept).</summary>
+    internal static string? Renamed(string? reportPath, Func<string, string> rename)
     {
         if (string.IsNullOrWhiteSpace(reportPath))
         {
@@ -17,10 +20,10 @@ internal static class HtmlReportLocation
 
         if (Uri.TryCreate(reportPath, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttps || uri.Scheme == Uri.UriSchemeHttp))
         {
-            return HtmlName(uri.GetLeftPart(UriPartial.Path)) + uri.Query;
+            return rename(uri.GetLeftPart(UriPartial.Path)) + uri.Query;
         }
 
-        return HtmlName(reportPath);
+        return rename(reportPath);
     }
 
     private static string HtmlName(string path) =>

@@ -20,21 +20,8 @@ internal static class VerifyReportLocation
     public static IEnumerable<(string Key, string Setting)> Configured(LoaderOptions options) =>
         new[] { Json(options), Html(options) }.OfType<string>().Select(setting => (Key, setting));
 
-    /// <summary><c>report.json</c> → <c>report.verify.json</c>, for a path or a blob URL (whose query, a signature perhaps, is kept).</summary>
-    private static string? Beside(string? reportPath)
-    {
-        if (string.IsNullOrWhiteSpace(reportPath))
-        {
-            return null;
-        }
-
-        if (Uri.TryCreate(reportPath, UriKind.Absolute, out var uri) && (uri.Scheme == Uri.UriSchemeHttps || uri.Scheme == Uri.UriSchemeHttp))
-        {
-            return VerifyName(uri.GetLeftPart(UriPartial.Path)) + uri.Query;
-        }
-
-        return VerifyName(reportPath);
-    }
+    /// <summary><c>report.json</c> → <c>report.verify.json</c>, for a path or a blob URL.</summary>
+    private static string? Beside(string? reportPath) => HtmlReportLocation.Renamed(reportPath, VerifyName);
 
     private static string VerifyName(string path) => Path.ChangeExtension(path, ".verify" + (Path.HasExtension(path) ? Path.GetExtension(path) : ".json"));
 }

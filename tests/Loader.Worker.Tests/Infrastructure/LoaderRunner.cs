@@ -36,10 +36,29 @@ internal static class LoaderRunner
         return observed;
     }
 
-    public static async Task<LoaderRun> RunWithArgumentsAsync(
+    public static Task<LoaderRun> RunWithArgumentsAsync(
         string[] args,
         CancellationToken cancellationToken,
-        Action<IServiceCollection>? configureServices = null)
+        Action<IServiceCollection>? configureServices = null) =>
+        RunHostAsync<LoadJob, LoaderRun>(
+            args,
+            configureServices,
+            (job, summary, logs) => new LoaderRun(job.ExitCode, job.Report, summary, logs, null),
+            (exitCode, error, logs, invalid) => new LoaderRun(exitCode, null, "", logs, invalid) { Error = error },
+            cancellationToken);
+
+    /// <summary>
+    /// Runs the real host with <paramref name="args"/> until its job <typeparamref name="TJob"/> ends, the summary and the
+    /// logs captured: <paramref name="ended"/> says what the job produced. A start-up failure is what the program prints
+    /// and returns (Program.cs), handed to <paramref name="refused"/>; any other is a defect the test shows as it is.
+    /// </summary>
+    public static async Task<T> RunHostAsync<TJob, T>(
+        string[] args,
+        Action<IServiceCollection>? configureServices,
+        Func<TJob, string, CapturingLoggerProvider, T> ended,
+        Func<int, string, CapturingLoggerProvider, OptionsValidationException?, T> refused,
+        CancellationToken cancellationToken)
+        where TJob : notnull
     {
         var builder = LoaderHost.CreateBuilder(args);
         var summary = new StringWriter();
@@ -52,21 +71,20 @@ internal static class LoaderRunner
         try
         {
             using var host = builder.Build();
-            var job = host.Services.GetRequiredService<LoadJob>();
-            // cancellationToken stops the load as SIGTERM does; the host then still ends it (checkpoint, report) and returns.
+            var job = host.Services.GetRequiredService<TJob>();
+            // cancellationToken stops the run as SIGTERM does; the host then still ends it (checkpoint, report) and returns.
             await host.RunAsync(cancellationToken).WaitAsync(s_loadTimeout, TestContext.Current.CancellationToken);
-            return new LoaderRun(job.ExitCode, job.Report, summary.ToString(), logs, null);
+            return ended(job, summary.ToString(), logs);
         }
         catch (TimeoutException)
         {
-            throw new Xunit.Sdk.XunitException($"the load did not end within {s_loadTimeout}; logs:{Environment.NewLine}{logs.AllText}");
+            throw new Xunit.Sdk.XunitException($"the run did not end within {s_loadTimeout}; logs:{Environment.NewLine}{logs.AllText}");
         }
         catch (Exception exception) when (StartupFailure.IsInvalidSettings(exception))
         {
-            // What the program itself prints and returns (Program.cs); any other start-up failure is a defect the test shows as it is.
             var error = new StringWriter();
             var exitCode = await StartupFailure.ReportAsync(exception, error, SecretSettings.RedactionOf(builder.Configuration));
-            return new LoaderRun(exitCode, null, "", logs, exception as OptionsValidationException) { Error = error.ToString() };
+            return refused(exitCode, error.ToString(), logs, exception as OptionsValidationException);
         }
     }
 }

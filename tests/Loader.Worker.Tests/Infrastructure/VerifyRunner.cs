@@ -1,42 +1,18 @@
-using Loader.Worker.Configuration;
 using Loader.Worker.Hosting;
-using Loader.Worker.Reporting;
-using Loader.Worker.Security;
 using Loader.Worker.Verify;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Tests.Infrastructure;
 
 /// <summary>Runs <c>verify</c> through the loader's real host in-process, as <c>loader verify --settings...</c> would, and captures what it produced.</summary>
 internal static class VerifyRunner
 {
-    private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(10);
-
-    public static async Task<VerifyRun> RunAsync(IReadOnlyDictionary<string, string?> settings, CancellationToken cancellationToken, params string[] switches)
-    {
-        var args = new[] { "verify" }.Concat(switches).Concat(settings.Select(setting => $"--{setting.Key}={setting.Value}")).ToArray();
-        var builder = LoaderHost.CreateBuilder(args);
-        var summary = new StringWriter();
-        var logs = new CapturingLoggerProvider();
-        builder.Logging.ClearProviders();
-        builder.Logging.AddProvider(logs);
-        builder.Services.AddSingleton(provider => new SummaryOutput(summary, provider.GetRequiredService<Redaction>()));
-        try
-        {
-            using var host = builder.Build();
-            var job = host.Services.GetRequiredService<VerifyJob>();
-            await host.RunAsync(cancellationToken).WaitAsync(s_timeout, TestContext.Current.CancellationToken);
-            return new VerifyRun(job.ExitCode, job.Report, summary.ToString(), logs);
-        }
-        catch (Exception exception) when (StartupFailure.IsInvalidSettings(exception))
-        {
-            var error = new StringWriter();
-            var exitCode = await StartupFailure.ReportAsync(exception, error, SecretSettings.RedactionOf(builder.Configuration));
-            return new VerifyRun(exitCode, null, error.ToString(), logs);
-        }
-    }
+    public static Task<VerifyRun> RunAsync(IReadOnlyDictionary<string, string?> settings, CancellationToken cancellationToken, params string[] switches) =>
+        LoaderRunner.RunHostAsync<VerifyJob, VerifyRun>(
+            [.. new[] { "verify" }.Concat(switches).Concat(settings.Select(setting => $"--{setting.Key}={setting.Value}"))],
+            null,
+            (job, summary, logs) => new VerifyRun(job.ExitCode, job.Report, summary, logs),
+            (exitCode, error, logs, _) => new VerifyRun(exitCode, null, error, logs),
+            cancellationToken);
 }
 
 /// <summary>What an in-process verify produced.</summary>
