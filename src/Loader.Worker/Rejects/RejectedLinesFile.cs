@@ -1,21 +1,25 @@
 using System.Globalization;
 using CsvHelper;
+using Loader.Worker.Csv;
 using Loader.Worker.Outputs;
 
 namespace Loader.Worker.Rejects;
 
 /// <summary>
-/// The input lines a load's rejects file lists (<see cref="RejectSink"/> writes it): its <c>line</c> column, found by
-/// name, so columns added beside it change nothing here. A line is the input's as the load numbered it (an input of
-/// several files: through them all).
+/// The input lines a load's rejects file lists (<see cref="RejectSink"/> writes it, in the input's delimiter): its
+/// <see cref="RejectColumns.InputLine"/> column, the row's line in the load's own input, found by name whatever columns
+/// stand beside it; in a file of an earlier version, its <c>line</c> column.
 /// </summary>
 internal static class RejectedLinesFile
 {
-    public const string LineColumn = "line";
+    private const string EarlierLineColumn = "line";
 
     /// <summary>The lines <paramref name="file"/> lists; null when there is no such file.</summary>
-    /// <exception cref="InvalidDataException">It has no <c>line</c> column, or a line that is no number.</exception>
-    public static async Task<HashSet<long>?> ReadAsync(OutputFile file, CancellationToken cancellationToken)
+    /// <param name="file">The rejects file.</param>
+    /// <param name="separator">Its field separator: the input's.</param>
+    /// <param name="cancellationToken">Cancels reading it.</param>
+    /// <exception cref="InvalidDataException">It has no line column, or a line that is no number.</exception>
+    public static async Task<HashSet<long>?> ReadAsync(OutputFile file, char separator, CancellationToken cancellationToken)
     {
         var content = await file.ReadAsync(cancellationToken).ConfigureAwait(false);
         if (content is null)
@@ -23,11 +27,12 @@ internal static class RejectedLinesFile
             return null;
         }
 
-        using var reader = CsvReader.Create(content.ToStream(), new CsvReaderOptions { Separator = ',', HasHeader = true, DetectSeparatorHint = false }, leaveOpen: false);
-        var column = reader.Headers.ToList().FindIndex(name => name.Trim().Equals(LineColumn, StringComparison.OrdinalIgnoreCase));
+        using var reader = CsvReader.Create(content.ToStream(), new CsvReaderOptions { Separator = separator, HasHeader = true, DetectSeparatorHint = false }, leaveOpen: false);
+        var header = reader.Headers;
+        var column = RejectColumns.PositionIn(header, RejectColumns.InputLine) is var position and >= 0 ? position : RejectColumns.PositionIn(header, EarlierLineColumn);
         if (column < 0)
         {
-            throw new InvalidDataException($"'{file.Display}' has no '{LineColumn}' column: it is not a rejects file of the loader.");
+            throw new InvalidDataException($"'{file.Display}' has no '{RejectColumns.InputLine}' column: it is not a rejects file of the loader.");
         }
 
         var lines = new HashSet<long>();

@@ -1,5 +1,6 @@
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
+using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Mapping;
 using Loader.Worker.Outputs;
@@ -53,7 +54,7 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
         foreach (var setting in files)
         {
             var file = outputs.For("Loader:RejectsPath", setting)!;
-            if (await RejectedLinesFile.ReadAsync(file, cancellationToken).ConfigureAwait(false) is { } listed)
+            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken).ConfigureAwait(false) is { } listed)
             {
                 lines.UnionWith(listed);
             }
