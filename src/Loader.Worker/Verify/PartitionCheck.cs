@@ -83,7 +83,7 @@ internal sealed class PartitionCheck(IPartitionReader reader, PacedRequests requ
             {
                 page?.Dispose();
                 page = await requests.SendAsync(
-                    partitionKey, rows, request => reader.ReadPartitionAsync(partitionKey, continuation, request), static read => read.Outcome, StoredPage.Unread, null, token).ConfigureAwait(false);
+                    partitionKey, rows, request => reader.ReadPartitionAsync(partitionKey, continuation, request), static read => read.Outcome, StoredPage.Unread, sending: null, tally: null, token).ConfigureAwait(false);
                 return page.Outcome;
             },
             cancellationToken).ConfigureAwait(false);
