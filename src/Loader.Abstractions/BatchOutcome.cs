@@ -14,6 +14,9 @@ public sealed record BatchOutcome
     /// <summary>Request units charged, or null when the service reports none (Azure Storage).</summary>
     public double? RequestCharge { get; init; }
 
+    /// <summary>Bytes of the request body this attempt sent, or null when the adapter does not measure them.</summary>
+    public long? RequestBytes { get; init; }
+
     /// <summary>How long the service asked to wait before retrying, when it said.</summary>
     public TimeSpan? RetryAfter { get; init; }
 

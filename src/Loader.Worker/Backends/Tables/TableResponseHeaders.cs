@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Runtime.CompilerServices;
 using Azure.Core;
 using Azure.Core.Pipeline;
 
@@ -25,29 +24,48 @@ internal readonly record struct TableResponseHeaders(double? RequestCharge, Time
             : null;
 }
 
+/// <summary>What one call sent and received: the headers of its answer, once one came, and the size of its request body.</summary>
+internal sealed class TableExchange
+{
+    /// <summary>The headers of the answer; null until an answer arrived.</summary>
+    public TableResponseHeaders? Headers { get; set; }
+
+    /// <summary>Bytes of the request body as sent, when the SDK knew its length.</summary>
+    public long? RequestBytes { get; set; }
+}
+
 /// <summary>
-/// Hands the caller the headers of the HTTP answer its call received. The SDK keeps them from us where it matters: a
-/// refused operation surfaces as a <c>TableTransactionFailedException</c> holding only that operation's
-/// part of the multipart answer, while the request charge (Cosmos DB for Table) and any retry-after are headers of
-/// the whole answer. The caller opens a <see cref="Capture"/>, which flows down into the pipeline with the call.
+/// Hands the caller the headers of the HTTP answer its call received, and the size of the request it sent. The SDK
+/// keeps the headers from us where it matters: a refused operation surfaces as a <c>TableTransactionFailedException</c>
+/// holding only that operation's part of the multipart answer, while the request charge (Cosmos DB for Table) and any
+/// retry-after are headers of the whole answer. The caller opens a <see cref="Capture"/>, which flows down into the
+/// pipeline with the call.
 /// </summary>
 internal sealed class ResponseHeadersPolicy : HttpPipelineSynchronousPolicy
 {
-    private static readonly AsyncLocal<StrongBox<TableResponseHeaders?>?> s_current = new();
+    private static readonly AsyncLocal<TableExchange?> s_current = new();
 
     /// <summary>Starts capturing for the calls made from here on in this asynchronous flow.</summary>
-    public static StrongBox<TableResponseHeaders?> Capture()
+    public static TableExchange Capture()
     {
-        var box = new StrongBox<TableResponseHeaders?>();
-        s_current.Value = box;
-        return box;
+        var exchange = new TableExchange();
+        s_current.Value = exchange;
+        return exchange;
+    }
+
+    public override void OnSendingRequest(HttpMessage message)
+    {
+        if (s_current.Value is { } exchange && message.Request.Content is { } content && content.TryComputeLength(out var length))
+        {
+            exchange.RequestBytes = length;
+        }
     }
 
     public override void OnReceivedResponse(HttpMessage message)
     {
-        if (s_current.Value is { } box && message.HasResponse)
+        if (s_current.Value is { } exchange && message.HasResponse)
         {
-            box.Value = TableResponseHeaders.Read(message.Response.Headers);
+            exchange.Headers = TableResponseHeaders.Read(message.Response.Headers);
         }
     }
 }

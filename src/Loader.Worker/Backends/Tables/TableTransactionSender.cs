@@ -71,7 +71,7 @@ internal sealed class TableTransactionSender
             request.Headers.SetValue("Content-Type", TableTransactionBody.ContentType(batchBoundary));
             request.Content = RequestContent.Create(buffer.WrittenMemory);
             await _pipeline.SendAsync(message, cancellationToken).ConfigureAwait(false);
-            outcome = Classify(message.Response, batch, latency());
+            outcome = Classify(message.Response, batch, latency()) with { RequestBytes = buffer.WrittenCount };
         }
 
         // Only after an answer: a request that threw may still have its body in the transport's hands.

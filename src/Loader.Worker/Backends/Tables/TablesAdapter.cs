@@ -80,7 +80,7 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
 
     public async Task<BatchOutcome> WriteBatchAsync(EntityBatch batch, CancellationToken cancellationToken)
     {
-        var headers = ResponseHeadersPolicy.Capture();
+        var exchange = ResponseHeadersPolicy.Capture();
         var started = _timeProvider.GetTimestamp();
         try
         {
@@ -91,15 +91,15 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
 
             var actions = TableEntities.Actions(batch);
             var response = await _client.SubmitTransactionAsync(actions, cancellationToken).ConfigureAwait(false);
-            return TableOutcomes.Written(response.GetRawResponse(), headers.Value, _timeProvider.GetElapsedTime(started));
+            return TableOutcomes.Written(response.GetRawResponse(), exchange.Headers, _timeProvider.GetElapsedTime(started)) with { RequestBytes = exchange.RequestBytes };
         }
         catch (RequestFailedException exception) when (exception.Status != 0)
         {
-            return TableOutcomes.Refused(exception, headers.Value, batch, _timeProvider.GetElapsedTime(started));
+            return TableOutcomes.Refused(exception, exchange.Headers, batch, _timeProvider.GetElapsedTime(started)) with { RequestBytes = exchange.RequestBytes };
         }
-        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken, answerArrived: headers.Value is not null))
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken, answerArrived: exchange.Headers is not null))
         {
-            return NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started));
+            return NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started)) with { RequestBytes = exchange.RequestBytes };
         }
     }
 
@@ -134,7 +134,7 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
     /// <summary>One page of a query by partition key (<c>PartitionKey eq '...'</c>); the continuation is the SDK's (next partition and row key).</summary>
     public async Task<StoredPage> ReadPartitionAsync(string partitionKey, string? continuation, CancellationToken cancellationToken)
     {
-        var headers = ResponseHeadersPolicy.Capture();
+        var exchange = ResponseHeadersPolicy.Capture();
         var started = _timeProvider.GetTimestamp();
         try
         {
@@ -143,17 +143,17 @@ internal sealed class TablesAdapter : IBackendAdapter, IWriteProbe, IStoredEntit
             {
                 var latency = _timeProvider.GetElapsedTime(started);
                 var entities = page.Values.Select(entity => (IStoredEntity)new TableStoredEntity(entity)).ToList();
-                var outcome = TableOutcomes.Written(page.GetRawResponse(), headers.Value, latency);
+                var outcome = TableOutcomes.Written(page.GetRawResponse(), exchange.Headers, latency);
                 return new StoredPage(outcome, entities, string.IsNullOrEmpty(page.ContinuationToken) ? null : page.ContinuationToken);
             }
 
-            return new StoredPage(BatchOutcome.Written(200, _timeProvider.GetElapsedTime(started), headers.Value?.RequestCharge), [], null);
+            return new StoredPage(BatchOutcome.Written(200, _timeProvider.GetElapsedTime(started), exchange.Headers?.RequestCharge), [], null);
         }
         catch (RequestFailedException exception) when (exception.Status != 0)
         {
-            return StoredPage.Unread(TableOutcomes.Refused(exception, headers.Value, new EntityBatch(partitionKey, [], WriteMode.Upsert), _timeProvider.GetElapsedTime(started)));
+            return StoredPage.Unread(TableOutcomes.Refused(exception, exchange.Headers, new EntityBatch(partitionKey, [], WriteMode.Upsert), _timeProvider.GetElapsedTime(started)));
         }
-        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken, answerArrived: headers.Value is not null))
+        catch (Exception exception) when (NoAnswer.Is(exception, cancellationToken, answerArrived: exchange.Headers is not null))
         {
             return StoredPage.Unread(NoAnswer.Outcome(exception, _timeProvider.GetElapsedTime(started)));
         }

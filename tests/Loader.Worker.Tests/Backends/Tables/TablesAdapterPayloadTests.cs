@@ -42,6 +42,39 @@ public sealed class TablesAdapterPayloadTests
         }
     }
 
+    [Theory]
+    [InlineData(nameof(TableWriter.Direct))]
+    [InlineData(nameof(TableWriter.Sdk))]
+    public async Task An_attempt_reports_the_size_of_the_request_body_that_left(string writerName)
+    {
+        var writer = Enum.Parse<TableWriter>(writerName);
+        var handler = new CapturingHandler();
+        var options = TableClientFactory.Options(4, TimeSpan.FromSeconds(30));
+        options.Transport = new Azure.Core.Pipeline.HttpClientTransport(handler);
+        var tables = new TablesOptions { ConnectionString = Infrastructure.AzuriteProcess.ConnectionStringAt("http://127.0.0.1:10002/devstoreaccount1"), Table = "flights", Writer = writer };
+        Func<Azure.Core.TokenCredential> noCredential = () => throw new InvalidOperationException("no credential here");
+        var client = TableClientFactory.Create(tables, options, noCredential);
+        var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System, TableClientFactory.CreateSender(tables, client, options, noCredential, TimeProvider.System));
+        var entities = Enumerable.Range(0, 20).Select(i => Row("LAX", $"2024-1-1-AA-{i}", i, "non-ASCII", keysOnly: false)).ToArray();
+
+        var outcome = await adapter.WriteBatchAsync(new EntityBatch("LAX", entities, WriteMode.Upsert), TestContext.Current.CancellationToken);
+
+        Assert.Equal((writer, 400), (adapter.Writer, outcome.StatusCode));
+        Assert.Equal(handler.Body!.Length, outcome.RequestBytes);
+    }
+
+    /// <summary>Keeps the request body and answers 400, which the adapter reports as a failed batch.</summary>
+    private sealed class CapturingHandler : HttpMessageHandler
+    {
+        public byte[]? Body { get; private set; }
+
+        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            Body = await request.Content!.ReadAsByteArrayAsync(cancellationToken);
+            return new HttpResponseMessage(System.Net.HttpStatusCode.BadRequest) { Content = new StringContent("") };
+        }
+    }
+
     private static LoadEntity Row(string partitionKey, string rowKey, int i, string shape, bool keysOnly)
     {
         var text = shape == "non-ASCII" ? "Ünïcödé ✈ текст" : shape == "escaped" ? "a \"quoted\" <b>&</b> \\ back" : "plain text";
