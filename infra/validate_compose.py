@@ -29,7 +29,7 @@ LOADER_SETTINGS = {
     "MaxParallelBatches", "MaxBufferedBytes", "MaxBufferedRows", "MaxBatchDelay", "MaxRejects", "DryRun", "Check", "ReportPath", "RejectsPath",
     "CheckpointPath", "CheckpointInterval", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
     "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond", "HtmlReportPath", "ProgressBar",
-    "Estimate:SampleRows", "Estimate:Prices:Currency", "Estimate:Prices:PerMillionRequestUnits",
+    "Estimate:SampleRows", "Estimate:RampTime", "Estimate:Prices:Currency", "Estimate:Prices:PerMillionRequestUnits",
     "Estimate:Prices:PerHundredRequestUnitsPerSecondHour", "Estimate:Prices:PerTenThousandTableTransactions",
     "Estimate:Prices:TableStoragePerGigabyteMonth", "Estimate:Prices:CosmosStoragePerGigabyteMonth",
     "Csv:Delimiter", "Csv:Culture", "Csv:Compression", "Csv:MapThreads", "Csv:MaxLinesInQuotes", "Csv:MaxRecordBytes", "Csv:AllowGroupSeparators",

@@ -10,6 +10,15 @@ internal sealed class EstimateOptions
     [Range(0, int.MaxValue)]
     public int SampleRows { get; set; } = 1_000;
 
+    /// <summary>
+    /// How long the sample may go on after its first <see cref="SampleRows"/> rows, writing twice the rows at twice the
+    /// batches in flight each step, until the service throttles, its latency rises past the knee, or this time is up;
+    /// a step the service throttles runs on 3 s more to measure what it lets through. 0 writes the first rows only.
+    /// </summary>
+    // Handed to CancellationTokenSource.CancelAfter; longer than ten minutes is a load, not a sample.
+    [Range(typeof(TimeSpan), "00:00:00", "00:10:00")]
+    public TimeSpan RampTime { get; set; } = TimeSpan.FromSeconds(5);
+
     /// <summary>Prices the estimate's cost is computed with.</summary>
     public PriceOptions Prices { get; set; } = new();
 }

@@ -6,10 +6,11 @@ using Loader.Worker.Reporting;
 namespace Loader.Worker.Estimate;
 
 /// <summary>
-/// Turns what <c>--estimate</c> measured (the dry run's counts by partition, the sample's request units and pace, the
-/// provisioned throughput) into a plan: the pace is the lowest of every limit known — the request-unit budget over the
-/// charge per row, Table Storage's account target, <c>Loader:MaxRowsPerSecond</c>, the sample's own pace — and the load
-/// cannot end before its largest partition is through at what one partition takes.
+/// Turns what <c>--estimate</c> measured (the dry run's counts by partition, the sample's request units and the limit its
+/// ramp found, the provisioned throughput) into a plan: the pace is the lowest of every limit known — the request-unit
+/// budget over the charge per row, Table Storage's account target, <c>Loader:MaxRowsPerSecond</c>, the limit the sample
+/// met — and the load cannot end before its largest partition is through at what one partition takes. The duration is
+/// a range around the pace's spread; when the sample met no limit, it is a lower bound.
 /// </summary>
 internal static class EstimateCalculator
 {
@@ -23,7 +24,24 @@ internal static class EstimateCalculator
         (long Rows, long Bytes, long Batches) Untracked,
         LoadReport? Sample,
         string? SampleNote,
-        double? ProvisionedRequestUnitsPerSecond);
+        double? ProvisionedRequestUnitsPerSecond)
+    {
+        /// <summary>What the sample's ramp found; null without a sample, or when it wrote nothing.</summary>
+        public RampOutcome? Ramp { get; init; }
+    }
+
+    /// <summary>A pace the load cannot exceed, why, and how far it may be off.</summary>
+    private sealed record Limit(double RowsPerSecond, string Why, PaceLimit Kind, double Spread = KnownSpread)
+    {
+        /// <summary>Rows the service lets through before it holds the load to this pace.</summary>
+        public double BurstRows { get; init; }
+
+        /// <summary>Whether this pace is only the most the load could reach (nothing was found): the duration is then a lower bound.</summary>
+        public bool LowerBound { get; init; }
+    }
+
+    /// <summary>How far a pace set by a cap or a published target may be off: the load ramps up and drains, a service gives more or less.</summary>
+    private const double KnownSpread = 0.1;
 
     public static LoadEstimate Plan(LoaderOptions settings, Measurements measured)
     {
@@ -34,11 +52,12 @@ internal static class EstimateCalculator
         var warnings = new List<string>();
         var run = measured.Sample;
         var sample = run is null ? null : Measure(run);
+        var ramp = measured.Ramp;
 
-        var chargesRequestUnits = settings.Backend == BackendKind.Cosmos || run?.RequestCharge is not null || IsCosmosForTable(settings);
+        var chargesRequestUnits = settings.Backend == BackendKind.Cosmos || run?.RequestCharge is not null || ramp?.RequestUnits is not null || IsCosmosForTable(settings);
         double? perRow = null;
         string? perRowSource = null;
-        if (sample?.RequestUnitsPerRow is { } measuredPerRow)
+        if ((ramp?.RequestUnitsPerRow ?? sample?.RequestUnitsPerRow) is { } measuredPerRow)
         {
             (perRow, perRowSource) = (measuredPerRow, "measured");
         }
@@ -61,27 +80,26 @@ internal static class EstimateCalculator
             (budget, budgetSource) = (provisioned, "the throughput provisioned for the target");
         }
 
-        var limits = new List<(double RowsPerSecond, string Why)>();
+        var limits = new List<Limit>();
         if (budget is { } units && perRow is { } charge && charge > 0)
         {
-            limits.Add((units / charge, Invariant($"{budgetSource}: {units:N0} RU/s at {charge:N2} RU/row")));
+            var kind = budgetSource == "Loader:MaxRequestUnitsPerSecond" ? PaceLimit.LoaderCap : PaceLimit.ServiceBudget;
+            limits.Add(new(units / charge, Invariant($"{budgetSource}: {units:N0} RU/s at {charge:N2} RU/row"), kind));
         }
 
         if (!chargesRequestUnits)
         {
-            limits.Add((ServiceTargets.TableAccountEntitiesPerSecond, Invariant($"Table Storage's account target of {ServiceTargets.TableAccountEntitiesPerSecond:N0} entities/s")));
+            limits.Add(new(ServiceTargets.TableAccountEntitiesPerSecond, Invariant($"Table Storage's account target of {ServiceTargets.TableAccountEntitiesPerSecond:N0} entities/s"), PaceLimit.ServiceTarget));
         }
 
         if (settings.MaxRowsPerSecond is { } rowCap)
         {
-            limits.Add((rowCap, Invariant($"Loader:MaxRowsPerSecond ({rowCap:N0})")));
+            limits.Add(new(rowCap, Invariant($"Loader:MaxRowsPerSecond ({rowCap:N0})"), PaceLimit.LoaderCap));
         }
 
-        // The sample's own pace is a limit of its own only when a known limit did not hold it back: a sample paced at the
-        // budget measured the budget, not something slower.
-        if (sample is { RowsPerSecond: > 0 } pace && !HeldByKnownLimit(run!, budget, settings.MaxRowsPerSecond))
+        if (ramp is not null && SampleLimit(ramp, dryRun, budget, perRow, settings.MaxRowsPerSecond) is { } found)
         {
-            limits.Add((pace.RowsPerSecond, Invariant($"the pace the sample reached ({pace.Rows:N0} rows in {pace.Seconds:N1} s; a larger --sample ramps up further)")));
+            limits.Add(found);
         }
 
         var prediction = Predict(rows, limits, measured.Partitions, perRow, chargesRequestUnits, warnings);
@@ -91,9 +109,9 @@ internal static class EstimateCalculator
             warnings.Add(Invariant($"More than {PartitionCensus.MaxTrackedPartitions:N0} partition keys: the distribution is over the first {PartitionCensus.MaxTrackedPartitions:N0}; {measured.Untracked.Rows:N0} rows went to keys beyond them."));
         }
 
-        if (run is { Throttled: > 0 })
+        if (prediction.Limit is PaceLimit.Concurrency or PaceLimit.ServiceLatency && ramp is not null)
         {
-            warnings.Add(Invariant($"The sample was throttled {run.Throttled:N0} times: the target's budget is below what the loader sent; the pace above is what it allowed."));
+            warnings.Add(Invariant($"The sample met no throttling in {ramp.Seconds:N1} s: a service budget whose burst allowance outlasted it would make the load longer than predicted."));
         }
 
         return LoadEstimate.Unplanned(dryRun) with
@@ -102,8 +120,11 @@ internal static class EstimateCalculator
             Message = null,
             RowsToWrite = rows,
             PayloadBytes = bytes,
+            SentBytesPerRow = ramp?.RequestBytesPerRow,
+            SentBytes = ramp?.RequestBytesPerRow is { } perRowSent ? (long)Math.Round(perRowSent * rows) : null,
             Partitions = partitions,
             Sample = sample,
+            Ramp = ramp,
             SampleNote = measured.SampleNote,
             RequestUnitsPerRow = perRow is { } value ? Math.Round(value, 3) : null,
             RequestUnitsPerRowSource = perRowSource,
@@ -115,13 +136,36 @@ internal static class EstimateCalculator
         };
     }
 
-    /// <summary>Whether the sample ran at (within a fifth of) the request-unit budget or the rows-per-second cap, which then set its pace.</summary>
-    private static bool HeldByKnownLimit(LoadReport sample, double? budget, double? maxRowsPerSecond) =>
-        (budget is { } units && sample.RequestUnitsPerSecond >= units * 0.8)
-        || (maxRowsPerSecond is { } rows && sample.RowsPerSecond >= rows * 0.8);
+    /// <summary>
+    /// The limit the sample's ramp found, as a pace of the whole load, unless a known limit held the sample back: a sample
+    /// paced at the budget or the rows-per-second cap measured that, not something slower — nor did a budget it met if
+    /// what it let through was not measurably below the cap. With nothing found, the most the loader could reach, which
+    /// the dry run's pace also bounds.
+    /// </summary>
+    private static Limit? SampleLimit(RampOutcome ramp, LoadReport dryRun, double? budget, double? perRow, double? maxRowsPerSecond)
+    {
+        var known = Math.Min(budget is { } units && perRow is { } charge && charge > 0 ? units / charge : double.PositiveInfinity, maxRowsPerSecond ?? double.PositiveInfinity);
+        var held = ramp.Limit == PaceLimit.ServiceBudget
+            ? ramp.RowsPerSecond * (1 + ramp.Spread) >= known
+            : ramp.Steps.Max(step => step.RowsPerSecond) >= known * 0.8;
+        if (held)
+        {
+            return null;
+        }
+
+        if (ramp.Limit != PaceLimit.None)
+        {
+            return new Limit(ramp.RowsPerSecond, ramp.Why, ramp.Limit, ramp.Spread) { BurstRows = ramp.BurstRows ?? 0 };
+        }
+
+        var reading = dryRun.ElapsedSeconds > 0 ? dryRun.RowsRead / dryRun.ElapsedSeconds : double.PositiveInfinity;
+        return reading < ramp.RowsPerSecond
+            ? new Limit(reading, Invariant($"{ramp.Why}; the dry run read {reading:N0} rows/s, which no load outruns"), PaceLimit.None) { LowerBound = true }
+            : new Limit(ramp.RowsPerSecond, ramp.Why, PaceLimit.None) { LowerBound = true };
+    }
 
     /// <summary>Rows over the lowest limit, unless the largest partition alone takes longer at what one partition can take.</summary>
-    private static Prediction Predict(long rows, List<(double RowsPerSecond, string Why)> limits, IReadOnlyDictionary<string, PartitionCount> partitions, double? perRow, bool chargesRequestUnits, List<string> warnings)
+    private static Prediction Predict(long rows, List<Limit> limits, IReadOnlyDictionary<string, PartitionCount> partitions, double? perRow, bool chargesRequestUnits, List<string> warnings)
     {
         if (limits.Count == 0)
         {
@@ -129,16 +173,30 @@ internal static class EstimateCalculator
             return new Prediction(null, null, "nothing known");
         }
 
-        var (rate, why) = limits.MinBy(limit => limit.RowsPerSecond);
-        var seconds = rows / rate;
+        var limit = limits.MinBy(limit => limit.RowsPerSecond)!;
+        var rate = limit.RowsPerSecond;
+        var seconds = Math.Max(0, rows - limit.BurstRows) / rate;
         if (partitions.Count > 0 && PartitionSeconds(partitions.Values.Max(partition => partition.Rows), perRow, chargesRequestUnits) is { } hottest && hottest > seconds)
         {
             var key = PartitionKeyLevels.Display(partitions.MaxBy(partition => partition.Value.Rows).Key);
-            return new Prediction(Math.Round(rows / hottest, 1), Math.Round(hottest, 1), Invariant($"partition '{key}', which alone takes {hottest:N0} s at {PartitionLimit(chargesRequestUnits)}"));
+            return Ranged(new Prediction(Math.Round(rows / hottest, 1), Math.Round(hottest, 1), Invariant($"partition '{key}', which alone takes {hottest:N0} s at {PartitionLimit(chargesRequestUnits)}")) { Limit = PaceLimit.HotPartition }, hottest, KnownSpread);
         }
 
-        return new Prediction(Math.Round(rate, 1), Math.Round(seconds, 1), why);
+        var prediction = new Prediction(Math.Round(rate, 1), Math.Round(seconds, 1), limit.Why) { Limit = limit.Kind, LowerBound = limit.LowerBound };
+        if (limit.BurstRows > 0)
+        {
+            prediction = prediction with { SecondsWithoutBurst = Math.Round(rows / rate, 1) };
+        }
+
+        return limit.LowerBound ? prediction with { LowSeconds = prediction.Seconds } : Ranged(prediction, seconds, limit.Spread);
     }
+
+    /// <summary>The range of a prediction: its duration at a pace up to <paramref name="spread"/> faster or slower.</summary>
+    private static Prediction Ranged(Prediction prediction, double seconds, double spread) => prediction with
+    {
+        LowSeconds = Math.Round(seconds / (1 + spread), 1),
+        HighSeconds = Math.Round(seconds / (1 - spread), 1),
+    };
 
     /// <summary>The least time a partition of <paramref name="rows"/> rows takes at what one partition can take; null when unknown.</summary>
     private static double? PartitionSeconds(long rows, double? perRow, bool chargesRequestUnits) =>
@@ -203,14 +261,14 @@ internal static class EstimateCalculator
             }
 
             lines.Add(new("storage, per month", Money(gigabytes * (double)prices.CosmosStoragePerGigabyteMonth),
-                Invariant($"{gigabytes:N3} GB × {prices.CosmosStoragePerGigabyteMonth} per GB-month (Loader:Estimate:Prices:CosmosStoragePerGigabyteMonth), before indexes")));
+                Invariant($"{gigabytes:N3} GB by the request-size bound (more than is stored) × {prices.CosmosStoragePerGigabyteMonth} per GB-month (Loader:Estimate:Prices:CosmosStoragePerGigabyteMonth), before indexes")));
         }
         else
         {
             lines.Add(new("transactions", Money(batches / 1e4 * (double)prices.PerTenThousandTableTransactions),
                 Invariant($"{batches:N0} batch transactions × {prices.PerTenThousandTableTransactions} per 10,000 (Loader:Estimate:Prices:PerTenThousandTableTransactions); retries add to it")));
             lines.Add(new("storage, per month", Money(gigabytes * (double)prices.TableStoragePerGigabyteMonth),
-                Invariant($"{gigabytes:N3} GB × {prices.TableStoragePerGigabyteMonth} per GB-month (Loader:Estimate:Prices:TableStoragePerGigabyteMonth)")));
+                Invariant($"{gigabytes:N3} GB by the request-size bound (more than is stored) × {prices.TableStoragePerGigabyteMonth} per GB-month (Loader:Estimate:Prices:TableStoragePerGigabyteMonth)")));
         }
 
         return new CostEstimate(prices.Currency, PriceOptions.DefaultsDate, lines);

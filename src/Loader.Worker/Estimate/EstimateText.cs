@@ -18,12 +18,18 @@ internal static class EstimateText
         }
 
         text.AppendLine(c, $"  rows read        {estimate.RowsRead,14:N0}   in {estimate.ReadSeconds:N1} s (dry run)");
-        text.AppendLine(c, $"  rows to write    {estimate.RowsToWrite,14:N0}   {estimate.RowsRejected:N0} rejected, {estimate.RowsSuperseded:N0} superseded; {estimate.Batches:N0} batches, at most {estimate.PayloadBytes:N0} bytes sent");
+        text.AppendLine(c, $"  rows to write    {estimate.RowsToWrite,14:N0}   {estimate.RowsRejected:N0} rejected, {estimate.RowsSuperseded:N0} superseded; {estimate.Batches:N0} batches");
+        text.AppendLine(c, $"  request-size bound {estimate.PayloadBytes,12:N0}   bytes: each row's largest share of a batch request, summed; what batches are cut by, not what travels or is stored");
+        if (estimate.SentBytes is { } sent)
+        {
+            text.AppendLine(c, $"  sent, about      {sent,14:N0}   bytes of request bodies: {estimate.SentBytesPerRow:N0} per row as measured on the sample's requests; headers and retries add to it");
+        }
+
         var partitions = estimate.Partitions;
         text.AppendLine(c, $"  partitions       {partitions.Count,14:N0}{(partitions.CountIsLowerBound ? "+" : "")}   rows each: min {partitions.MinRows:N0}, median {partitions.MedianRows:N0}, p90 {partitions.P90Rows:N0}, p99 {partitions.P99Rows:N0}, max {partitions.MaxRows:N0}");
         foreach (var largest in partitions.Largest)
         {
-            text.AppendLine(c, $"    {largest.Rows,14:N0} rows  {largest.Share,6:P1}  {largest.Bytes,14:N0} bytes  '{largest.Key}'");
+            text.AppendLine(c, $"    {largest.Rows,14:N0} rows  {largest.Share,6:P1}  {largest.Bytes,14:N0} bytes (bound)  '{largest.Key}'");
         }
 
         if (estimate.Sample is { } sample)
@@ -33,6 +39,11 @@ internal static class EstimateText
         else
         {
             text.AppendLine(c, $"  sample           {estimate.SampleNote}");
+        }
+
+        if (estimate.Ramp is { } ramp)
+        {
+            Ramp(text, ramp);
         }
 
         if (estimate.RequestUnitsPerRow is { } units)
@@ -46,9 +57,19 @@ internal static class EstimateText
         }
 
         var prediction = estimate.Prediction;
-        if (prediction.Seconds is { } seconds)
+        if (prediction is { LowerBound: true, Seconds: { } least })
         {
-            text.AppendLine(c, $"  predicted        {Duration(seconds),14}   at {prediction.RowsPerSecond:N0} rows/s, set by {prediction.LimitedBy}");
+            text.AppendLine(c, $"  predicted        {"at least " + Duration(least),14}   a lower bound: the sample met no limit, so the load may take longer; it goes at most {prediction.RowsPerSecond:N0} rows/s");
+        }
+        else if (prediction.Seconds is { } seconds)
+        {
+            var range = prediction is { LowSeconds: { } low, HighSeconds: { } high } ? $" ({Duration(low)} to {Duration(high)})" : "";
+            var why = prediction.LimitedBy == estimate.Ramp?.Why ? "as the sample found it" : prediction.LimitedBy;
+            text.AppendLine(c, $"  predicted        {Duration(seconds),14}{range}   at {prediction.RowsPerSecond:N0} rows/s, set by {Name(prediction.Limit)}: {why}");
+            if (prediction.SecondsWithoutBurst is { } withoutBurst)
+            {
+                text.AppendLine(c, $"                   {Duration(withoutBurst),14}   without the service's burst allowance: a load started before it refills, as right after this estimate");
+            }
         }
         else
         {
@@ -67,6 +88,33 @@ internal static class EstimateText
 
         return text.ToString();
     }
+
+    /// <summary>The steps of the sample, one line each, and where it stopped.</summary>
+    private static void Ramp(StringBuilder text, RampOutcome ramp)
+    {
+        var c = CultureInfo.InvariantCulture;
+        text.AppendLine(c, $"  ramp             {ramp.Steps.Count,14:N0}   steps in {ramp.Seconds:N1} s, {ramp.RowsWritten:N0} rows written{(ramp.RequestUnits is { } units ? $" ({units:N0} RU)" : "")}; each writes the input's first rows");
+        text.AppendLine("    step        rows  in flight      rows/s   p50 ms  throttled");
+        foreach (var step in ramp.Steps)
+        {
+            var sustained = step.Sustained is { } rate ? $"   {rate.RowsPerSecond:N0} rows/s{(rate.RequestUnitsPerSecond is { } perSecond ? $", {perSecond:N0} RU/s" : "")} let through after the first throttle" : "";
+            text.AppendLine(c, $"    {step.Step,4}  {step.RowsWritten,10:N0}  {step.Concurrency,9}  {step.RowsPerSecond,10:N0}  {step.LatencyP50Ms,7:N1}  {step.Throttled,9:N0}{(step.Cut ? "   cut" : "")}{sustained}");
+        }
+
+        text.AppendLine(c, $"  limit            {Name(ramp.Limit),14}   {ramp.Why}");
+    }
+
+    /// <summary>A limit's name as the text says it.</summary>
+    private static string Name(PaceLimit limit) => limit switch
+    {
+        PaceLimit.ServiceBudget => "service budget",
+        PaceLimit.ServiceLatency => "service latency",
+        PaceLimit.Concurrency => "concurrency",
+        PaceLimit.HotPartition => "hot partition",
+        PaceLimit.LoaderCap => "loader cap",
+        PaceLimit.ServiceTarget => "service target",
+        _ => "none found",
+    };
 
     private static string Duration(double seconds) => TimeSpan.FromSeconds(Math.Round(seconds)) switch
     {

@@ -31,16 +31,30 @@ internal sealed record LoadEstimate
     /// <summary>Transactions (batches) the load would send without retries.</summary>
     public required long Batches { get; init; }
 
-    /// <summary>Bytes of the entities as sent (the payload estimate of the adapter): about what the target will store.</summary>
+    /// <summary>
+    /// The request-size bound: each row's largest share of a batch request as the adapter sizes it to cut batches under
+    /// the service's request limit (for Table Storage a fixed allowance for the operation's part headers and URL, keys
+    /// counted as if percent-encoded, strings as if every character were escaped), summed. A ceiling, well above the
+    /// bytes that travel (<see cref="SentBytes"/>) and above what the service stores.
+    /// </summary>
     public required long PayloadBytes { get; init; }
+
+    /// <summary>Request body bytes per row, measured on the sample's written requests; null when the adapter does not measure them (Cosmos DB).</summary>
+    public double? SentBytesPerRow { get; init; }
+
+    /// <summary>The request bodies the load would send without retries: <see cref="SentBytesPerRow"/> times the rows to write.</summary>
+    public long? SentBytes { get; init; }
 
     /// <summary>How long reading, mapping and batching the whole input took (the dry run).</summary>
     public required double ReadSeconds { get; init; }
 
     public required PartitionSummary Partitions { get; init; }
 
-    /// <summary>The sample load, when one was written.</summary>
+    /// <summary>The sample's first step (the <c>--sample</c> rows), when one was written.</summary>
     public SampleMeasurement? Sample { get; init; }
+
+    /// <summary>The sample's steps and the limit they found, when a sample was written.</summary>
+    public RampOutcome? Ramp { get; init; }
 
     /// <summary>Why no sample was written, when none was.</summary>
     public string? SampleNote { get; init; }
@@ -106,7 +120,29 @@ internal sealed record PartitionShare(string Key, long Rows, long Bytes, double 
 internal sealed record SampleMeasurement(long Rows, double Seconds, double RowsPerSecond, double? RequestUnitsPerRow, long Throttled, double LatencyP50Ms, int ExitCode);
 
 /// <summary>The predicted pace and duration of the load, and what sets them.</summary>
-internal sealed record Prediction(double? RowsPerSecond, double? Seconds, string LimitedBy);
+/// <param name="RowsPerSecond">The pace.</param>
+/// <param name="Seconds">The duration at that pace, less what the service lets through as a burst; the least duration when <see cref="LowerBound"/>.</param>
+/// <param name="LimitedBy">The limit and what showed it, in words.</param>
+internal sealed record Prediction(double? RowsPerSecond, double? Seconds, string LimitedBy)
+{
+    /// <summary>What sets the pace.</summary>
+    public PaceLimit Limit { get; init; }
+
+    /// <summary>The shortest the load may take; <see cref="Seconds"/> when it is a lower bound.</summary>
+    public double? LowSeconds { get; init; }
+
+    /// <summary>The longest it may take; null when unknown (a lower bound).</summary>
+    public double? HighSeconds { get; init; }
+
+    /// <summary>
+    /// When the service let a burst through before it held the sample to its budget: the duration without that burst, as
+    /// for a load started before the service's allowance refilled (right after the estimate). <see cref="Seconds"/> counts it.
+    /// </summary>
+    public double? SecondsWithoutBurst { get; init; }
+
+    /// <summary>Whether <see cref="Seconds"/> is only a lower bound: the sample met no limit, so the load may take longer by any amount.</summary>
+    public bool LowerBound { get; init; }
+}
 
 /// <summary>The predicted cost, each line with how it was computed.</summary>
 internal sealed record CostEstimate(string Currency, string PricesAsOf, IReadOnlyList<CostLine> Lines);

@@ -11,8 +11,9 @@ namespace Loader.Worker.Estimate;
 /// <summary>
 /// <c>--estimate</c>: reads the whole input through the load's own pipeline at dry-run speed, counting rows and bytes
 /// by partition key; writes the first <c>Loader:Estimate:SampleRows</c> rows to the target through the same pipeline
-/// (retries, pacing and all) to measure request units per row and rows per second; reads the target's provisioned
-/// throughput where it can; and plans (<see cref="EstimateCalculator"/>). Neither pass writes a report, rejects or checkpoint.
+/// (retries, pacing and all) to measure request units per row and rows per second, and ramps up from there until it
+/// finds what limits the pace (<see cref="SampleRamp"/>); reads the target's provisioned throughput where it can; and
+/// plans (<see cref="EstimateCalculator"/>). Neither pass writes a report, rejects or checkpoint.
 /// </summary>
 internal sealed partial class LoadEstimator(
     IConfiguration configuration,
@@ -34,28 +35,32 @@ internal sealed partial class LoadEstimator(
         dryRunSettings.MaxRowsPerSecond = null; // the dry run reads as fast as it can; caps are for the load
         dryRunSettings.MaxRequestUnitsPerSecond = null;
         LogReading(settings.Input);
-        var (dryRunOutcome, dryRun) = await RunAsync(dryRunSettings, census, null, cancellationToken).ConfigureAwait(false);
+        var (dryRunOutcome, dryRun) = await DryRunAsync(dryRunSettings, census, cancellationToken).ConfigureAwait(false);
         if (dryRunOutcome.Kind is not (LoadOutcomeKind.Completed or LoadOutcomeKind.RejectLimitExceeded))
         {
             return LoadEstimate.Unplanned(dryRun);
         }
 
         LoadReport? sample = null;
+        RampOutcome? ramp = null;
         var note = SampleNote(settings);
         if (note is null)
         {
-            LogSampling(settings.Estimate.SampleRows);
-            (var sampleOutcome, sample) = await RunAsync(settings, backend, settings.Estimate.SampleRows, cancellationToken).ConfigureAwait(false);
-            if (sampleOutcome.Kind is LoadOutcomeKind.InvalidConfiguration or LoadOutcomeKind.Unavailable or LoadOutcomeKind.UnexpectedError)
+            LogSampling(settings.Estimate.SampleRows, settings.Estimate.RampTime.TotalSeconds);
+            var run = await new SampleRamp(pipelines, metrics, timeProvider, loggerFactory.CreateLogger<SampleRamp>(), terminal)
+                .RunAsync(Settings, backend, dryRun.RowsRead, cancellationToken).ConfigureAwait(false);
+            if (run.Failed)
             {
-                return LoadEstimate.Unplanned(sample);
+                return LoadEstimate.Unplanned(run.FirstStep);
             }
+
+            (sample, ramp) = (run.FirstStep, run.Outcome);
         }
 
         var provisioned = settings.DryRun || backend is not IProvisionedThroughput target
             ? null
             : await target.ReadProvisionedThroughputAsync(cancellationToken).ConfigureAwait(false);
-        return EstimateCalculator.Plan(settings, new EstimateCalculator.Measurements(dryRun, census.Partitions, census.Capped, census.Untracked, sample, note, provisioned));
+        return EstimateCalculator.Plan(settings, new EstimateCalculator.Measurements(dryRun, census.Partitions, census.Capped, census.Untracked, sample, note, provisioned) { Ramp = ramp });
     }
 
     /// <summary>Why no sample is written, or null when one is.</summary>
@@ -84,12 +89,12 @@ internal sealed partial class LoadEstimator(
         return settings;
     }
 
-    private Task<LoadResult> RunAsync(LoaderOptions settings, IBackendAdapter adapter, long? recordLimit, CancellationToken cancellationToken) =>
-        pipelines.Create(settings, adapter, new LoadStatistics(metrics, timeProvider), terminal).RunAsync(recordLimit, cancellationToken, cancellationToken);
+    private Task<LoadResult> DryRunAsync(LoaderOptions settings, PartitionCensus census, CancellationToken cancellationToken) =>
+        pipelines.Create(settings, census, new LoadStatistics(metrics, timeProvider), terminal).RunAsync(cancellationToken, cancellationToken);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: reading all of {Input} without writing")]
     private partial void LogReading(string input);
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: writing the first {Rows:N0} rows to the target to measure them")]
-    private partial void LogSampling(int rows);
+    [LoggerMessage(Level = LogLevel.Information, Message = "Estimate: writing the first {Rows:N0} rows to the target to measure them, then ramping up for at most {RampSeconds:N1} s more")]
+    private partial void LogSampling(int rows, double rampSeconds);
 }

@@ -28,9 +28,10 @@ internal static class HelpText
         text.AppendLine("Usage:");
         text.AppendLine("  dotnet Loader.Worker.dll [--settings file.json] [--switch value ...] [--Loader:Key=value ...]");
         text.AppendLine("  dotnet Loader.Worker.dll --estimate [--sample N] [settings ...]");
-        text.AppendLine("      reads the whole input without writing, writes only N sample rows (default 1,000; 0: none) to");
-        text.AppendLine("      measure RU per row and rows/s, and prints rows, partitions, hot-partition warnings, the");
-        text.AppendLine("      predicted duration and cost, then the plan as JSON");
+        text.AppendLine("      reads the whole input without writing, writes N sample rows (default 1,000; 0: none) and then");
+        text.AppendLine("      more of the input's first rows at more batches in flight for a few seconds until the service");
+        text.AppendLine("      pushes back, to measure RU per row and the pace; prints rows, partitions, the limit found, the");
+        text.AppendLine("      predicted duration as a range (or a lower bound) and cost, then the plan as JSON");
         text.AppendLine("  dotnet Loader.Worker.dll --check [settings ...]");
         text.AppendLine("      proves the outputs writable, the input readable and the target ready, and loads nothing");
         text.AppendLine("  dotnet Loader.Worker.dll plan|work|status --Loader:Shards:State url --Loader:Shards:Queue url [settings ...]");

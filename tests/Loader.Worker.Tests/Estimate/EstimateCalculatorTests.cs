@@ -94,4 +94,71 @@ public sealed class EstimateCalculatorTests
             ["""Partition '["acme","u1"]' would hold about 18.0 GB: a Cosmos DB logical partition (a value of the full hierarchical key) holds at most 20 GB, and writes beyond it fail."""],
             plan.Warnings.Where(warning => warning.Contains("GB", StringComparison.Ordinal)));
     }
+
+    /// <summary>A ramp that found <paramref name="limit"/> at <paramref name="rowsPerSecond"/>, its last step at <paramref name="concurrency"/> in flight.</summary>
+    private static RampOutcome Ramp(PaceLimit limit, double rowsPerSecond, double spread = 0.1, double? burstRows = null, int concurrency = 16) =>
+        new([new RampStep(1, concurrency, 1_000, 1_000, 1, Math.Min(rowsPerSecond, 2_000), 5_000, 40, 0, false, null, null)],
+            limit, rowsPerSecond, spread, burstRows, burstRows * 5, 6, 1_000, 5_000, 5, 700, "what the ramp found");
+
+    [Fact]
+    public void A_budget_the_sample_met_predicts_the_load_less_the_burst_with_a_range_around_it()
+    {
+        // 60,000 rows at 600 rows/s after a burst of 1,800 rows: 97 s, give or take the 5% the pace may be off; 100 s without the burst.
+        var plan = EstimateCalculator.Plan(new LoaderOptions(), new(DryRun(60_000, 600), Partitions([.. Enumerable.Range(0, 60).Select(i => ($"p{i}", 1_000L))]), false, default, null, null, null)
+        {
+            Ramp = Ramp(PaceLimit.ServiceBudget, 600, spread: 0.05, burstRows: 1_800),
+        });
+
+        Assert.Equal(PaceLimit.ServiceBudget, plan.Prediction.Limit);
+        Assert.False(plan.Prediction.LowerBound);
+        Assert.Equal((600, 97), (plan.Prediction.RowsPerSecond, plan.Prediction.Seconds));
+        Assert.Equal((92.4, 102.1, 100.0), (plan.Prediction.LowSeconds, plan.Prediction.HighSeconds, plan.Prediction.SecondsWithoutBurst)); // 97 / 1.05; 97 / 0.95
+        Assert.Equal("what the ramp found", plan.Prediction.LimitedBy);
+        Assert.Equal(42_000_000, plan.SentBytes); // 700 bytes a row as the sample's requests measured
+        Assert.Equal(5, plan.RequestUnitsPerRow);
+    }
+
+    [Fact]
+    public void With_no_limit_found_the_duration_is_a_lower_bound_at_the_most_the_loader_could_reach()
+    {
+        var partitions = Partitions([.. Enumerable.Range(0, 100).Select(i => ($"p{i}", 1_000L))]);
+        var dryRun = DryRun(100_000, 1_000) with { RowsRead = 100_000, ElapsedSeconds = 10 };
+
+        var plan = EstimateCalculator.Plan(new LoaderOptions(), new(dryRun, partitions, false, default, null, null, null) { Ramp = Ramp(PaceLimit.None, 4_000) });
+        var slowReader = EstimateCalculator.Plan(new LoaderOptions(), new(dryRun with { ElapsedSeconds = 50 }, partitions, false, default, null, null, null) { Ramp = Ramp(PaceLimit.None, 4_000) });
+
+        Assert.Equal((PaceLimit.None, true, 25.0), (plan.Prediction.Limit, plan.Prediction.LowerBound, plan.Prediction.Seconds)); // 100,000 rows at 4,000 rows/s at most
+        Assert.Equal((25.0, null), (plan.Prediction.LowSeconds, plan.Prediction.HighSeconds));
+        Assert.Contains("at least 25.0 s", EstimateText.Format(plan), StringComparison.Ordinal);
+        Assert.Contains("a lower bound: the sample met no limit", EstimateText.Format(plan), StringComparison.Ordinal);
+        // The dry run read 2,000 rows/s: no load writes faster than it reads.
+        Assert.Equal((true, 50.0), (slowReader.Prediction.LowerBound, slowReader.Prediction.Seconds));
+        Assert.Contains("the dry run read 2,000 rows/s", slowReader.Prediction.LimitedBy, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_sample_held_at_a_request_unit_cap_is_planned_at_the_cap_whatever_its_ramp_found()
+    {
+        var settings = new LoaderOptions { MaxRequestUnitsPerSecond = 2_700 };
+        var partitions = Partitions([.. Enumerable.Range(0, 80).Select(i => ($"p{i}", 100L))]);
+
+        var plan = EstimateCalculator.Plan(settings, new(DryRun(8_000, 80), partitions, false, default, null, null, null) { Ramp = Ramp(PaceLimit.Concurrency, 540) });
+
+        Assert.Equal((PaceLimit.LoaderCap, 540, 14.8), (plan.Prediction.Limit, plan.Prediction.RowsPerSecond, plan.Prediction.Seconds));
+        Assert.StartsWith("Loader:MaxRequestUnitsPerSecond: 2,700 RU/s at 5.00 RU/row", plan.Prediction.LimitedBy, StringComparison.Ordinal);
+        Assert.Empty(plan.Warnings);
+    }
+
+    [Fact]
+    public void The_text_names_the_request_size_bound_and_the_bytes_that_travel_apart()
+    {
+        var plan = EstimateCalculator.Plan(new LoaderOptions(), new(DryRun(1_000, 10), Partitions(("a", 1_000)), false, default, null, null, null) { Ramp = Ramp(PaceLimit.ServiceBudget, 600, burstRows: 0) });
+
+        var text = EstimateText.Format(plan);
+
+        Assert.Contains("request-size bound    1,000,000   bytes: each row's largest share of a batch request", text, StringComparison.Ordinal);
+        Assert.Contains("sent, about             700,000   bytes of request bodies: 700 per row as measured on the sample's requests", text, StringComparison.Ordinal);
+        Assert.Contains("set by service budget: as the sample found it", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("at most", text.Split('\n')[2], StringComparison.Ordinal);
+    }
 }
