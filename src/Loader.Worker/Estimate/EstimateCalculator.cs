@@ -36,6 +36,9 @@ internal static class EstimateCalculator
         /// <summary>Rows the service lets through before it holds the load to this pace.</summary>
         public double BurstRows { get; init; }
 
+        /// <summary>The fastest the load may go at this limit, when that is faster than the pace measured: the range's short end.</summary>
+        public double? FastestRowsPerSecond { get; init; }
+
         /// <summary>Whether this pace is only the most the load could reach (nothing was found): the duration is then a lower bound.</summary>
         public bool LowerBound { get; init; }
     }
@@ -153,15 +156,22 @@ internal static class EstimateCalculator
             return null;
         }
 
-        if (ramp.Limit != PaceLimit.None)
-        {
-            return new Limit(ramp.RowsPerSecond, ramp.Why, ramp.Limit, ramp.Spread) { BurstRows = ramp.BurstRows ?? 0 };
-        }
-
+        // The steps end their rows with a partial batch of every key, so their requests hold fewer rows than the load's,
+        // which fill up to Loader:BatchSize: where the number of requests in flight sets the pace, the load's full
+        // batches may go as many times faster. No load outruns its dry run's reading, though.
         var reading = dryRun.ElapsedSeconds > 0 ? dryRun.RowsRead / dryRun.ElapsedSeconds : double.PositiveInfinity;
-        return reading < ramp.RowsPerSecond
-            ? new Limit(reading, Invariant($"{ramp.Why}; the dry run read {reading:N0} rows/s, which no load outruns"), PaceLimit.None) { LowerBound = true }
-            : new Limit(ramp.RowsPerSecond, ramp.Why, PaceLimit.None) { LowerBound = true };
+        var loadPerBatch = dryRun.Batches > 0 ? (double)dryRun.RowsWritten / dryRun.Batches : 0;
+        var fuller = ramp.RowsPerBatch > 0 ? Math.Max(1, loadPerBatch / ramp.RowsPerBatch) : 1;
+        var fastest = Math.Min(ramp.RowsPerSecond * fuller, reading);
+        var why = ramp.Why
+            + (fuller > 1.05 ? Invariant($"; its requests held {ramp.RowsPerBatch:N0} rows, the load's will hold {loadPerBatch:N0}: at as many requests a second, {ramp.RowsPerSecond * fuller:N0} rows/s") : "")
+            + (reading < ramp.RowsPerSecond * fuller ? Invariant($"; the dry run read {reading:N0} rows/s, which no load outruns") : "");
+        return ramp.Limit switch
+        {
+            PaceLimit.ServiceBudget => new Limit(ramp.RowsPerSecond, ramp.Why, ramp.Limit, ramp.Spread) { BurstRows = ramp.BurstRows ?? 0 },
+            PaceLimit.None => new Limit(fastest, why, PaceLimit.None) { LowerBound = true },
+            _ => new Limit(ramp.RowsPerSecond, why, ramp.Limit, ramp.Spread) { FastestRowsPerSecond = fastest },
+        };
     }
 
     /// <summary>Rows over the lowest limit, unless the largest partition alone takes longer at what one partition can take.</summary>
@@ -179,10 +189,22 @@ internal static class EstimateCalculator
         if (partitions.Count > 0 && PartitionSeconds(partitions.Values.Max(partition => partition.Rows), perRow, chargesRequestUnits) is { } hottest && hottest > seconds)
         {
             var key = PartitionKeyLevels.Display(partitions.MaxBy(partition => partition.Value.Rows).Key);
-            return Ranged(new Prediction(Math.Round(rows / hottest, 1), Math.Round(hottest, 1), Invariant($"partition '{key}', which alone takes {hottest:N0} s at {PartitionLimit(chargesRequestUnits)}")) { Limit = PaceLimit.HotPartition }, hottest, KnownSpread);
+            var partition = new Prediction(Math.Round(rows / hottest, 1), Math.Round(hottest, 1), Invariant($"partition '{key}', which alone takes {hottest:N0} s at {PartitionLimit(chargesRequestUnits)}")) { Limit = PaceLimit.HotPartition };
+            // Past a pace that was only the most the load could reach, the partition's time is a least time too.
+            return limit.LowerBound ? partition with { LowerBound = true, LowSeconds = partition.Seconds } : Ranged(partition, hottest, KnownSpread);
         }
 
         var prediction = new Prediction(Math.Round(rate, 1), Math.Round(seconds, 1), limit.Why) { Limit = limit.Kind, LowerBound = limit.LowerBound };
+        var others = limits.Where(other => other != limit).Select(other => other.RowsPerSecond).DefaultIfEmpty(double.PositiveInfinity).Min();
+        if (!limit.LowerBound && limit.FastestRowsPerSecond is { } fastest && Math.Min(fastest, others) > rate)
+        {
+            // From the fastest the load may go to the pace measured: the duration is the middle of the two.
+            var low = rows / (Math.Min(fastest, others) * (1 + limit.Spread));
+            var high = seconds / (1 - limit.Spread);
+            var middle = (low + high) / 2;
+            return prediction with { RowsPerSecond = Math.Round(rows / middle, 1), Seconds = Math.Round(middle, 1), LowSeconds = Math.Round(low, 1), HighSeconds = Math.Round(high, 1) };
+        }
+
         if (limit.BurstRows > 0)
         {
             prediction = prediction with { SecondsWithoutBurst = Math.Round(rows / rate, 1) };

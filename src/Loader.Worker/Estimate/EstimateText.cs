@@ -64,7 +64,9 @@ internal static class EstimateText
         else if (prediction.Seconds is { } seconds)
         {
             var range = prediction is { LowSeconds: { } low, HighSeconds: { } high } ? $" ({Duration(low)} to {Duration(high)})" : "";
-            var why = prediction.LimitedBy == estimate.Ramp?.Why ? "as the sample found it" : prediction.LimitedBy;
+            var why = estimate.Ramp is { } found && prediction.LimitedBy.StartsWith(found.Why, StringComparison.Ordinal)
+                ? "as the sample found it" + prediction.LimitedBy[found.Why.Length..]
+                : prediction.LimitedBy;
             text.AppendLine(c, $"  predicted        {Duration(seconds),14}{range}   at {prediction.RowsPerSecond:N0} rows/s, set by {Name(prediction.Limit)}: {why}");
             if (prediction.SecondsWithoutBurst is { } withoutBurst)
             {

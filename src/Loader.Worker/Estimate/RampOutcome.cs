@@ -13,6 +13,7 @@ namespace Loader.Worker.Estimate;
 /// <param name="Limit"><see cref="PaceLimit.ServiceBudget"/>, <see cref="PaceLimit.ServiceLatency"/>, <see cref="PaceLimit.Concurrency"/> or <see cref="PaceLimit.None"/>.</param>
 /// <param name="RowsPerSecond">The pace at the limit; with none found, the most the loader could reach (the last step's pace grown in proportion to the concurrency left).</param>
 /// <param name="Spread">How far the pace may be off, as a share of it.</param>
+/// <param name="RowsPerBatch">Rows per written request in the steps the pace was measured on: a load that fills its batches fuller writes more rows per request.</param>
 /// <param name="BurstRows">Under a budget: rows the service let through before its first throttle beyond what its rate refilled.</param>
 /// <param name="BurstRequestUnits">The same in request units, when the service charges them.</param>
 /// <param name="Seconds">How long the ramp ran, its first step included.</param>
@@ -26,6 +27,7 @@ internal sealed record RampOutcome(
     PaceLimit Limit,
     double RowsPerSecond,
     double Spread,
+    double RowsPerBatch,
     double? BurstRows,
     double? BurstRequestUnits,
     double Seconds,
@@ -77,6 +79,7 @@ internal sealed record RampOutcome(
             PaceLimit.None,
             0,
             UnthrottledSpread,
+            0,
             null,
             null,
             Math.Round(seconds, 2),
@@ -93,25 +96,27 @@ internal sealed record RampOutcome(
 
         if (KneeAt(steps) is { } knee)
         {
-            var best = steps.Take(knee + 1).Max(step => step.RowsPerSecond);
+            var best = steps.Take(knee + 1).MaxBy(step => step.RowsPerSecond)!;
             var at = steps[knee];
             return outcome with
             {
                 Limit = PaceLimit.ServiceLatency,
-                RowsPerSecond = best,
-                Why = Invariant($"at {at.Concurrency} batches in flight (step {at.Step}) its median latency rose to {at.LatencyP50Ms:N1} ms from {steps[0].LatencyP50Ms:N1} ms while rows/s stopped growing ({steps[knee - 1].RowsPerSecond:N0}, then {at.RowsPerSecond:N0}); the best pace was {best:N0} rows/s"),
+                RowsPerSecond = best.RowsPerSecond,
+                RowsPerBatch = RowsPerBatchOf(best),
+                Why = Invariant($"at {at.Concurrency} batches in flight (step {at.Step}) its median latency rose to {at.LatencyP50Ms:N1} ms from {steps[0].LatencyP50Ms:N1} ms while rows/s stopped growing ({steps[knee - 1].RowsPerSecond:N0}, then {at.RowsPerSecond:N0}); the best pace was {best.RowsPerSecond:N0} rows/s"),
             };
         }
 
         var last = steps[^1];
         if (last.Concurrency >= maxConcurrency)
         {
-            var best = steps.Where(step => step.Concurrency >= maxConcurrency).Max(step => step.RowsPerSecond);
+            var best = steps.Where(step => step.Concurrency >= maxConcurrency).MaxBy(step => step.RowsPerSecond)!;
             return outcome with
             {
                 Limit = PaceLimit.Concurrency,
-                RowsPerSecond = best,
-                Why = Invariant($"{best:N0} rows/s at Loader:MaxParallelBatches ({maxConcurrency}) batches in flight, and no throttling in {seconds:N1} s of sample"),
+                RowsPerSecond = best.RowsPerSecond,
+                RowsPerBatch = RowsPerBatchOf(best),
+                Why = Invariant($"{best.RowsPerSecond:N0} rows/s at Loader:MaxParallelBatches ({maxConcurrency}) batches in flight, and no throttling in {seconds:N1} s of sample"),
             };
         }
 
@@ -119,6 +124,7 @@ internal sealed record RampOutcome(
         return outcome with
         {
             RowsPerSecond = Math.Round(reachable, 1),
+            RowsPerBatch = RowsPerBatchOf(last),
             Why = Invariant($"the sample's {seconds:N1} s (Loader:Estimate:RampTime after the first step) ended at {last.Concurrency} of {maxConcurrency} batches in flight and {last.RowsPerSecond:N0} rows/s, with no throttling and no latency knee; at {maxConcurrency} in flight at most about {reachable:N0} rows/s"),
         };
     }
@@ -157,6 +163,8 @@ internal sealed record RampOutcome(
             Why = Invariant($"it throttled at {throttled.Concurrency} batches in flight (step {throttled.Step}) and from then let through {units}{sustained.RowsPerSecond:N0} rows/s over {sustained.Seconds:N1} s; before that, {burst} more as a burst"),
         };
     }
+
+    private static double RowsPerBatchOf(RampStep step) => step.Batches > 0 ? Math.Round((double)step.RowsWritten / step.Batches, 1) : 0;
 
     /// <summary>The index of the step that met the latency knee, or null.</summary>
     private static int? KneeAt(IReadOnlyList<RampStep> steps)

@@ -7,6 +7,7 @@ namespace Loader.Worker.Estimate;
 /// <param name="Concurrency">Batches it kept in flight.</param>
 /// <param name="Rows">Rows of the input's start it was to write.</param>
 /// <param name="RowsWritten">Rows the service applied.</param>
+/// <param name="Batches">Requests that applied them.</param>
 /// <param name="Seconds">From its first request to its last answer.</param>
 /// <param name="RowsPerSecond">Rows written over <paramref name="Seconds"/>.</param>
 /// <param name="RequestUnits">Request units charged, when the service says.</param>
@@ -20,6 +21,7 @@ internal sealed record RampStep(
     int Concurrency,
     long Rows,
     long RowsWritten,
+    int Batches,
     double Seconds,
     double RowsPerSecond,
     double? RequestUnits,
@@ -52,6 +54,7 @@ internal sealed record RampStep(
             concurrency,
             rows,
             written,
+            landed.Count,
             Math.Round(seconds, 3),
             seconds > 0 ? Math.Round(written / seconds, 1) : 0,
             charges.Count > 0 ? Math.Round(charges.Sum(attempt => attempt.Charge!.Value), 2) : null,

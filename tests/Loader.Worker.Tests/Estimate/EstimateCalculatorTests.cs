@@ -96,9 +96,9 @@ public sealed class EstimateCalculatorTests
     }
 
     /// <summary>A ramp that found <paramref name="limit"/> at <paramref name="rowsPerSecond"/>, its last step at <paramref name="concurrency"/> in flight.</summary>
-    private static RampOutcome Ramp(PaceLimit limit, double rowsPerSecond, double spread = 0.1, double? burstRows = null, int concurrency = 16) =>
-        new([new RampStep(1, concurrency, 1_000, 1_000, 1, Math.Min(rowsPerSecond, 2_000), 5_000, 40, 0, false, null, null)],
-            limit, rowsPerSecond, spread, burstRows, burstRows * 5, 6, 1_000, 5_000, 5, 700, "what the ramp found");
+    private static RampOutcome Ramp(PaceLimit limit, double rowsPerSecond, double spread = 0.1, double? burstRows = null, int concurrency = 16, double rowsPerBatch = 100) =>
+        new([new RampStep(1, concurrency, 1_000, 1_000, 10, 1, Math.Min(rowsPerSecond, 2_000), 5_000, 40, 0, false, null, null)],
+            limit, rowsPerSecond, spread, rowsPerBatch, burstRows, burstRows * 5, 6, 1_000, 5_000, 5, 700, "what the ramp found");
 
     [Fact]
     public void A_budget_the_sample_met_predicts_the_load_less_the_burst_with_a_range_around_it()
@@ -160,5 +160,32 @@ public sealed class EstimateCalculatorTests
         Assert.Contains("sent, about             700,000   bytes of request bodies: 700 per row as measured on the sample's requests", text, StringComparison.Ordinal);
         Assert.Contains("set by service budget: as the sample found it", text, StringComparison.Ordinal);
         Assert.DoesNotContain("at most", text.Split('\n')[2], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Without_throttling_the_range_runs_from_the_sample_s_pace_to_as_many_requests_a_second_in_the_load_s_fuller_batches()
+    {
+        // The sample went 2,000 rows/s in requests of 40 rows; the load's hold 100: at as many requests a second, 5,000 rows/s.
+        var dryRun = DryRun(100_000, 1_000) with { RowsRead = 100_000, ElapsedSeconds = 2 };
+        var plan = EstimateCalculator.Plan(new LoaderOptions(), new(dryRun, Partitions([.. Enumerable.Range(0, 100).Select(i => ($"p{i}", 1_000L))]), false, default, null, null, null)
+        {
+            Ramp = Ramp(PaceLimit.Concurrency, 2_000, rowsPerBatch: 40),
+        });
+
+        Assert.Equal((PaceLimit.Concurrency, false), (plan.Prediction.Limit, plan.Prediction.LowerBound));
+        Assert.Equal((18.2, 55.6, 36.9), (plan.Prediction.LowSeconds, plan.Prediction.HighSeconds, plan.Prediction.Seconds)); // 100,000 / 5,000 / 1.1; 50 / 0.9; between
+        Assert.EndsWith("; its requests held 40 rows, the load's will hold 100: at as many requests a second, 5,000 rows/s", plan.Prediction.LimitedBy, StringComparison.Ordinal);
+        Assert.Contains(plan.Warnings, warning => warning.StartsWith("The sample met no throttling in 6.0 s", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_hot_partition_past_a_lower_bound_is_a_lower_bound_too()
+    {
+        // At most 40,000 rows/s: at least 2.5 s; but 'HOT' alone is 70,000 rows of 5 RU at 10,000 RU/s per physical partition, 35 s.
+        var dryRun = DryRun(100_000, 1_000) with { RowsRead = 100_000, ElapsedSeconds = 1 };
+        var plan = EstimateCalculator.Plan(new LoaderOptions(), new(dryRun, Partitions(("HOT", 70_000), ("cold", 30_000)), false, default, null, null, null) { Ramp = Ramp(PaceLimit.None, 40_000) });
+
+        Assert.Equal((PaceLimit.HotPartition, true, 35.0, 35.0, null), (plan.Prediction.Limit, plan.Prediction.LowerBound, plan.Prediction.Seconds, plan.Prediction.LowSeconds, plan.Prediction.HighSeconds));
+        Assert.Contains("at least 35.0 s", EstimateText.Format(plan), StringComparison.Ordinal);
     }
 }

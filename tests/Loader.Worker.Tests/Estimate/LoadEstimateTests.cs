@@ -25,27 +25,33 @@ public sealed class LoadEstimateTests : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
+    /// <summary>A load of <paramref name="rows"/> rows of under 1 KiB (5 RU each in the simulator's cost model) over 50 partitions, through the simulator.</summary>
+    private Dictionary<string, string?> Through(SimulatorHost simulator, int rows, string table)
+    {
+        var csv = new CsvText("pk", "rk", "v");
+        for (var i = 0; i < rows; i++)
+        {
+            csv.Row($"p{i % 50}", $"r{i:D6}", new string('x', 200));
+        }
+
+        return new Dictionary<string, string?>
+        {
+            ["Loader:Input"] = _directory.WriteCsv("input.csv", csv.ToString()),
+            ["Loader:Tables:ConnectionString"] = AzuriteProcess.ConnectionStringAt(simulator.TableEndpoint().AbsoluteUri),
+            ["Loader:Tables:Table"] = table,
+            ["Loader:PartitionKey"] = "{pk}",
+            ["Loader:RowKey"] = "{rk}",
+        };
+    }
+
     [Fact]
     public async Task The_predicted_duration_at_a_known_budget_lands_within_15_percent_of_the_measured_load()
     {
         // 8,000 rows of under 1 KiB: 5 RU each in the simulator's cost model, 40,000 RU at 2,700 RU/s ≈ 15 s; the
         // simulator allows 3,000 RU/s, the loader is capped at 90% of it, as a load that leaves the application its share.
         await using var simulator = await SimulatorHost.StartAsync(new SimulatorOptions { Instant = true, RuPerSecond = 3_000, BurstSeconds = 1 }, _cancellation);
-        var csv = new CsvText("pk", "rk", "v");
-        for (var i = 0; i < 8_000; i++)
-        {
-            csv.Row($"p{i % 50}", $"r{i:D6}", new string('x', 200));
-        }
-
-        var settings = new Dictionary<string, string?>
-        {
-            ["Loader:Input"] = _directory.WriteCsv("input.csv", csv.ToString()),
-            ["Loader:Tables:ConnectionString"] = AzuriteProcess.ConnectionStringAt(simulator.TableEndpoint().AbsoluteUri),
-            ["Loader:Tables:Table"] = "planned",
-            ["Loader:PartitionKey"] = "{pk}",
-            ["Loader:RowKey"] = "{rk}",
-            ["Loader:MaxRequestUnitsPerSecond"] = "2700",
-        };
+        var settings = Through(simulator, 8_000, "planned");
+        settings["Loader:MaxRequestUnitsPerSecond"] = "2700";
 
         var (exitCode, estimate, output) = await EstimateAsync(settings, "--sample", "1000");
         simulator.Reset();
@@ -80,20 +86,7 @@ public sealed class LoadEstimateTests : IDisposable
     public async Task A_budget_whose_burst_allowance_outlasts_the_first_sample_rows_is_found_and_the_load_lands_within_15_percent()
     {
         await using var simulator = await SimulatorHost.StartAsync(new SimulatorOptions { Instant = true, RuPerSecond = 3_000, BurstSeconds = 3 }, _cancellation);
-        var csv = new CsvText("pk", "rk", "v");
-        for (var i = 0; i < 12_000; i++)
-        {
-            csv.Row($"p{i % 50}", $"r{i:D6}", new string('x', 200));
-        }
-
-        var settings = new Dictionary<string, string?>
-        {
-            ["Loader:Input"] = _directory.WriteCsv("input.csv", csv.ToString()),
-            ["Loader:Tables:ConnectionString"] = AzuriteProcess.ConnectionStringAt(simulator.TableEndpoint().AbsoluteUri),
-            ["Loader:Tables:Table"] = "found",
-            ["Loader:PartitionKey"] = "{pk}",
-            ["Loader:RowKey"] = "{rk}",
-        };
+        var settings = Through(simulator, 12_000, "found");
 
         var (exitCode, estimate, output) = await EstimateAsync(settings);
         simulator.Reset(); // the bucket full again, as after the pause between an estimate and the load

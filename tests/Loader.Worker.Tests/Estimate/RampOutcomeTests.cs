@@ -8,7 +8,7 @@ namespace Loader.Worker.Tests.Estimate;
 public sealed class RampOutcomeTests
 {
     private static RampStep Step(int step, int concurrency, double rowsPerSecond, double latencyP50Ms) =>
-        new(step, concurrency, 1_000L << (step - 1), (long)rowsPerSecond, 1, rowsPerSecond, null, latencyP50Ms, 0, false, null, null);
+        new(step, concurrency, 1_000L << (step - 1), (long)rowsPerSecond, 20, 1, rowsPerSecond, null, latencyP50Ms, 0, false, null, null);
 
     [Fact]
     public async Task A_budget_whose_burst_outlasted_the_first_step_is_found_with_its_rate_and_burst()
