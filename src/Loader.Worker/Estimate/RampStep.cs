@@ -14,7 +14,7 @@ namespace Loader.Worker.Estimate;
 /// <param name="LatencyP50Ms">Median latency of its written batches.</param>
 /// <param name="Throttled">Throttled answers.</param>
 /// <param name="Cut">Whether it was stopped before all its rows were written: at the ramp's time, or once its throttling was measured.</param>
-/// <param name="FirstThrottleAt">When its first throttled request left, in seconds on the ramp's clock; null when none was.</param>
+/// <param name="FirstThrottleAt">When its first throttled answer came, in seconds on the ramp's clock; null when none did.</param>
 /// <param name="Sustained">What the service let through from its first throttled request on; null when there was none or too little to measure.</param>
 internal sealed record RampStep(
     int Step,
@@ -48,7 +48,10 @@ internal sealed record RampStep(
         var charges = landed.Where(attempt => attempt.Charge is not null).ToList();
         var latencies = attempts.Where(attempt => attempt.Status == BatchStatus.Written).Select(attempt => attempt.LatencyMs).Order().ToArray();
         var throttled = attempts.Where(attempt => attempt.Status == BatchStatus.Throttled).ToList();
-        double? firstThrottle = throttled.Count > 0 ? throttled.Min(attempt => attempt.SentAt) : null;
+        // When the first refusal came back, the service's budget was spent: a request that left after that arrived after
+        // it. The refused request's own departure is no such mark: on a busy machine requests reach the service in
+        // another order than they were handed to the client, and one that left after it may still have found the burst.
+        double? firstThrottle = throttled.Count > 0 ? throttled.Min(attempt => attempt.AnsweredAt) : null;
         return new RampStep(
             step,
             concurrency,
@@ -67,7 +70,7 @@ internal sealed record RampStep(
 
     /// <summary>
     /// The rate the service let through once it throttled: from then on its budget is spent and it admits only what it
-    /// refills. Measured from the first request written after the throttle to the answer of the last, counting the rows
+    /// refills. Measured from the first request sent after the throttle and written to the answer of the last, counting the rows
     /// of those after the first: at the first the service had just enough, so what it admitted after is what it refilled,
     /// give or take one batch it still held. The span runs to the last answer rather than the last request's departure,
     /// so a request that left late (a busy machine) can make the pace read low, never high.
