@@ -142,13 +142,14 @@ internal static class EstimateCalculator
     /// <summary>
     /// The limit the sample's ramp found, as a pace of the whole load, unless a known limit held the sample back: a sample
     /// paced at the budget or the rows-per-second cap measured that, not something slower — nor did a budget it met if
-    /// what it let through was not measurably below the cap. With nothing found, the most the loader could reach, which
+    /// what it let through was not measurably below the cap, or if the service stopped throttling once the cap paced it. With nothing found, the most the loader could reach, which
     /// the dry run's pace also bounds.
     /// </summary>
     private static Limit? SampleLimit(RampOutcome ramp, LoadReport dryRun, double? budget, double? perRow, double? maxRowsPerSecond)
     {
         var known = Math.Min(budget is { } units && perRow is { } charge && charge > 0 ? units / charge : double.PositiveInfinity, maxRowsPerSecond ?? double.PositiveInfinity);
-        var held = ramp.Limit == PaceLimit.ServiceBudget
+        var pushedBack = ramp.Steps.Any(step => step.Sustained is { LateThrottles: > 0 });
+        var held = ramp.Limit == PaceLimit.ServiceBudget && pushedBack
             ? ramp.RowsPerSecond * (1 + ramp.Spread) >= known
             : ramp.Steps.Max(step => step.RowsPerSecond) >= known * 0.8;
         if (held)

@@ -65,35 +65,40 @@ internal sealed record RampStep(
             attempts.Sum(attempt => (long)attempt.Throttles),
             cut,
             firstThrottle,
-            firstThrottle is { } from ? SustainedAfter(from, landed) : null);
+            firstThrottle is { } from ? SustainedAfter(from, landed, throttled) : null);
     }
 
     /// <summary>
     /// The rate the service let through once it throttled: from then on its budget is spent and it admits only what it
-    /// refills. Measured from the first request sent after the throttle and written to the answer of the last, counting the rows
-    /// of those after the first: at the first the service had just enough, so what it admitted after is what it refilled,
-    /// give or take one batch it still held. The span runs to the last answer rather than the last request's departure,
-    /// so a request that left late (a busy machine) can make the pace read low, never high.
+    /// refills. Measured from the first throttled answer to the answer of the last request written, counting the rows of
+    /// the requests that left after that answer — which reached the service after it had refused, give or take half a
+    /// batch it still held. Both ends are taken where the service's own moments can only lie inside them (a refusal before its
+    /// answer, an admission before its answer), and the refill of any pause in between is in the span, so a busy machine
+    /// that sends late can make the pace read low, never high.
     /// </summary>
-    private static SustainedRate? SustainedAfter(double throttledAt, List<SampleAttempt> landed)
+    private static SustainedRate? SustainedAfter(double throttledAt, List<SampleAttempt> landed, List<SampleAttempt> throttled)
     {
-        var after = landed.Where(attempt => attempt.SentAt > throttledAt).OrderBy(attempt => attempt.SentAt).ToList();
-        var seconds = after.Count > 0 ? after.Max(attempt => attempt.AnsweredAt) - after[0].SentAt : 0;
+        var after = landed.Where(attempt => attempt.SentAt > throttledAt).ToList();
+        var seconds = after.Count > 0 ? after.Max(attempt => attempt.AnsweredAt) - throttledAt : 0;
         if (after.Count < FewestSustainedBatches || seconds <= 0)
         {
             return null;
         }
 
-        var counted = after.Skip(1).ToList();
-        var rows = counted.Sum(attempt => (long)attempt.Applied);
-        double? units = counted.All(attempt => attempt.Charge is not null) ? counted.Sum(attempt => attempt.Charge!.Value) : null;
+        // When it refused, the service held between nothing and the refused batch's worth: half of the first batch
+        // admitted after is taken for what it still held.
+        var first = after.MinBy(attempt => attempt.SentAt);
+        var rows = after.Sum(attempt => (double)attempt.Applied) - (first.Applied / 2.0);
+        double? units = after.All(attempt => attempt.Charge is not null) ? after.Sum(attempt => attempt.Charge!.Value) - (first.Charge!.Value / 2) : null;
+        var halfway = throttledAt + (seconds / 2);
         return new SustainedRate(
             Math.Round(rows / seconds, 1),
             units is { } charged ? Math.Round(charged / seconds, 1) : null,
-            rows,
-            counted.Count,
+            (long)Math.Round(rows),
+            after.Count,
             after.Max(attempt => attempt.Rows),
-            Math.Round(seconds, 3));
+            Math.Round(seconds, 3),
+            throttled.Count(attempt => attempt.SentAt > halfway));
     }
 }
 
@@ -104,4 +109,8 @@ internal sealed record RampStep(
 /// <param name="Batches">Batches admitted over the measurement.</param>
 /// <param name="LargestBatch">Rows of the largest of them: the service may have held as much when the measurement began.</param>
 /// <param name="Seconds">How long the measurement ran.</param>
-internal sealed record SustainedRate(double RowsPerSecond, double? RequestUnitsPerSecond, long Rows, int Batches, int LargestBatch, double Seconds);
+/// <param name="LateThrottles">
+/// Throttled requests in its second half. None means the service stopped pushing back: something else (a cap the loader
+/// paces at) held the sample under the budget once the first requests, sent before any charge was known, had found it.
+/// </param>
+internal sealed record SustainedRate(double RowsPerSecond, double? RequestUnitsPerSecond, long Rows, int Batches, int LargestBatch, double Seconds, int LateThrottles);

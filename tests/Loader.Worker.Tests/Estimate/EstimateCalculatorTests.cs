@@ -188,4 +188,20 @@ public sealed class EstimateCalculatorTests
         Assert.Equal((PaceLimit.HotPartition, true, 35.0, 35.0, null), (plan.Prediction.Limit, plan.Prediction.LowerBound, plan.Prediction.Seconds, plan.Prediction.LowSeconds, plan.Prediction.HighSeconds));
         Assert.Contains("at least 35.0 s", EstimateText.Format(plan), StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData(0, nameof(PaceLimit.LoaderCap))] // the 429s stopped once the cap paced the sample: the cap holds the load
+    [InlineData(5, nameof(PaceLimit.ServiceBudget))] // they went on: the budget, measurably under the cap, holds it
+    public void A_budget_met_under_a_cap_counts_only_while_the_service_keeps_throttling(int lateThrottles, string expected)
+    {
+        // Capped at 2,700 RU/s (540 rows/s at 5 RU); the service let 480 rows/s through after its first 429.
+        var sustained = new SustainedRate(480, 2_400, 960, 20, 50, 2, lateThrottles);
+        var throttled = new RampStep(3, 16, 4_000, 2_000, 40, 3, 660, 10_000, 40, 30, true, 2.5, sustained);
+        var ramp = new RampOutcome([throttled], PaceLimit.ServiceBudget, 480, 0.05, 50, 0, 0, 6, 2_000, 10_000, 5, 700, "throttled");
+        var partitions = Partitions([.. Enumerable.Range(0, 80).Select(i => ($"p{i}", 100L))]);
+
+        var plan = EstimateCalculator.Plan(new LoaderOptions { MaxRequestUnitsPerSecond = 2_700 }, new(DryRun(8_000, 80), partitions, false, default, null, null, null) { Ramp = ramp });
+
+        Assert.Equal(expected, plan.Prediction.Limit.ToString());
+    }
 }

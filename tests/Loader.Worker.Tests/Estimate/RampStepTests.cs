@@ -41,6 +41,7 @@ public sealed class RampStepTests
         var sustained = step.Sustained!;
         Assert.Equal(600, sustained.RowsPerSecond, tolerance: 6);
         Assert.Equal(3_000, sustained.RequestUnitsPerSecond!.Value, tolerance: 30);
+        Assert.True(sustained.LateThrottles > 0, "asked for more than the budget to the end, the sample was throttled to the end");
         Assert.Equal(0.41, step.FirstThrottleAt!.Value, tolerance: 0.01); // 9,000 RU at 22,000 RU/s more than refilled
     }
 
