@@ -52,6 +52,14 @@ public sealed class RejectsReplayTests(AzuriteFixture azurite) : IDisposable
         AssertReplayed(input);
         Assert.Contains(replay.Logs.Logs, log => log.Message == "Rejected line 9 (line 8 of this input, a rejects file): " + UnfixedReason);
         await AssertTableHoldsEveryRowButTheUnfixedAsync(table);
+
+        // The last step of the round trip: verify, with the replay's own settings, finds the target as the replay left
+        // it (the row still rejected is expected absent by the replay's rejects file).
+        var verified = await VerifyRunner.RunAsync(Settings(replayed, table, "rejects-again.csv", "report-again.json"), _cancellation);
+        var verify = verified.RequireReport();
+        Assert.True(verified.ExitCode == ExitCodes.Success, verified.Summary);
+        Assert.Equal((0L, 0L), (verify.RowsMissing, verify.RowsDifferent));
+        Assert.True(verify.RowsMatching > 0, verified.Summary);
     }
 
     [Fact]
