@@ -6,6 +6,11 @@ namespace Loader.Benchmarks;
 /// <summary>Runs the built loader in its own process, as an operator would, polling its peak memory and CPU time while it runs.</summary>
 internal static class LoaderProcess
 {
+    /// <summary>The runtime setting of the young generation's size, as the image sets it: see the Dockerfile.</summary>
+    public const string ContainerGen0SizeVariable = "DOTNET_GCgen0size";
+
+    public const string ContainerGen0Size = "0x4000000";
+
     private static readonly TimeSpan s_pollInterval = TimeSpan.FromMilliseconds(50);
 
     /// <summary>
@@ -28,6 +33,8 @@ internal static class LoaderProcess
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };
+        // The young generation the container image sets (Dockerfile), unless this run sets its own (0: the runtime's default).
+        start.Environment.TryAdd(ContainerGen0SizeVariable, ContainerGen0Size);
         start.ArgumentList.Add(loaderDll);
         foreach (var argument in arguments)
         {
@@ -76,6 +83,6 @@ internal static class LoaderProcess
         var wallSeconds = clock.Elapsed.TotalSeconds;
         process.WaitForExit(); // the output read asynchronously has reached the log
         var report = readReport && File.Exists(reportPath) ? ReportWriter.Read(reportPath) : null;
-        return new LoaderRun(process.ExitCode, report, wallSeconds, peak, cpu, ShellText.Join(["dotnet", .. start.ArgumentList]), logPath);
+        return new LoaderRun(process.ExitCode, report, wallSeconds, peak, cpu, $"{ContainerGen0SizeVariable}={start.Environment[ContainerGen0SizeVariable]} " + ShellText.Join(["dotnet", .. start.ArgumentList]), logPath);
     }
 }
