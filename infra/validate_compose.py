@@ -34,7 +34,7 @@ LOADER_SETTINGS = {
     "Estimate:Prices:TableStoragePerGigabyteMonth", "Estimate:Prices:CosmosStoragePerGigabyteMonth",
     "Csv:Delimiter", "Csv:Culture", "Csv:Compression", "Csv:MapThreads", "Csv:MaxLinesInQuotes", "Csv:MaxRecordBytes", "Csv:AllowGroupSeparators",
     "Csv:TimeZone",
-    "Retry:MaxAttempts", "Retry:BaseDelay", "Retry:MaxDelay", "Retry:AttemptTimeout",
+    "Retry:MaxAttempts", "Retry:MaxThrottledWait", "Retry:BaseDelay", "Retry:MaxDelay", "Retry:AttemptTimeout",
     "Blob:ConnectionString", "Blob:ReadBlockSize",
     "Telemetry:OtlpEndpoint", "Telemetry:OtlpProtocol", "Telemetry:ExportInterval",
     "Telemetry:AzureMonitorConnectionString", "Telemetry:AzureMonitorAuthentication",

@@ -21,6 +21,7 @@ public sealed class RetryOptionsTests
         Build(new RetryOptions
         {
             MaxAttempts = (int)RangeOf(nameof(RetryOptions.MaxAttempts)).Minimum,
+            MaxThrottledWait = (TimeSpan)RangeOf(nameof(RetryOptions.MaxThrottledWait)).Minimum,
             BaseDelay = (TimeSpan)RangeOf(nameof(RetryOptions.BaseDelay)).Minimum,
             MaxDelay = (TimeSpan)RangeOf(nameof(RetryOptions.MaxDelay)).Minimum,
             AttemptTimeout = (TimeSpan)RangeOf(nameof(RetryOptions.AttemptTimeout)).Minimum,
@@ -28,6 +29,7 @@ public sealed class RetryOptionsTests
         Build(new RetryOptions
         {
             MaxAttempts = (int)RangeOf(nameof(RetryOptions.MaxAttempts)).Maximum,
+            MaxThrottledWait = (TimeSpan)RangeOf(nameof(RetryOptions.MaxThrottledWait)).Maximum,
             BaseDelay = (TimeSpan)RangeOf(nameof(RetryOptions.BaseDelay)).Maximum,
             MaxDelay = (TimeSpan)RangeOf(nameof(RetryOptions.MaxDelay)).Maximum,
             AttemptTimeout = (TimeSpan)RangeOf(nameof(RetryOptions.AttemptTimeout)).Maximum,

@@ -55,7 +55,7 @@ public sealed class BatchWriterConflictTests(AzuriteFixture azurite) : IAsyncDis
     {
         var statistics = new LoadStatistics(new LoaderMetrics(_meters), TimeProvider.System);
         var rejects = new RejectSink(_directory.File("rejects.csv"), 1000, statistics, NullLogger<RejectSink>.Instance, Redaction.Rule);
-        var retry = new RetryOptions { MaxAttempts = 3, BaseDelay = TimeSpan.FromMilliseconds(1), MaxDelay = TimeSpan.FromMilliseconds(2) };
+        var retry = new RetryOptions { MaxAttempts = 3, MaxThrottledWait = TimeSpan.Zero, BaseDelay = TimeSpan.FromMilliseconds(1), MaxDelay = TimeSpan.FromMilliseconds(2) };
         var writer = new BatchWriter(adapter, new BatchResilience(retry, statistics, TimeProvider.System), _controls, statistics, rejects, _watermark, resume, TimeProvider.System, NullLogger<BatchWriter>.Instance);
         return (writer, statistics, rejects);
     }

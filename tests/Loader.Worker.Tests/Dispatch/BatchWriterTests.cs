@@ -24,7 +24,7 @@ public sealed class BatchWriterTests : IDisposable
     private readonly RejectSink _rejects;
     private readonly RecordWatermark _watermark = new();
     private readonly DispatchControls _controls;
-    private readonly RetryOptions _retry = new() { MaxAttempts = 3, BaseDelay = TimeSpan.FromMilliseconds(1), MaxDelay = TimeSpan.FromMilliseconds(2) };
+    private readonly RetryOptions _retry = new() { MaxAttempts = 3, MaxThrottledWait = TimeSpan.Zero, BaseDelay = TimeSpan.FromMilliseconds(1), MaxDelay = TimeSpan.FromMilliseconds(2) };
 
     public BatchWriterTests()
     {

@@ -59,7 +59,7 @@ public sealed class BatchResilienceTests
     [Fact]
     public async Task No_retries_sends_a_batch_once_and_returns_what_the_service_said()
     {
-        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 0 }, Throttled(TimeSpan.FromMilliseconds(730)), s_written);
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 0, MaxThrottledWait = TimeSpan.Zero }, Throttled(TimeSpan.FromMilliseconds(730)), s_written);
 
         Assert.Equal(BatchStatus.Throttled, final.Status);
         Assert.Equal([TimeSpan.Zero], attempts);
@@ -106,5 +106,59 @@ public sealed class BatchResilienceTests
 
         Assert.Equal(BatchStatus.Failed, final.Status);
         Assert.Single(attempts);
+    }
+
+    /// <summary>
+    /// While the loader learns a budget it was not told of, other batches can take the budget a retried batch waited
+    /// for: refused more often than it has attempts, within a few seconds, it is still retried.
+    /// </summary>
+    [Fact]
+    public async Task A_batch_throttled_more_often_than_it_has_attempts_is_retried_until_the_throttled_wait_has_passed()
+    {
+        var throttledFifteenTimes = Enumerable.Repeat(Throttled(TimeSpan.FromMilliseconds(100)), 15).Append(s_written).ToArray();
+
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 10, MaxThrottledWait = TimeSpan.FromMinutes(1) }, throttledFifteenTimes);
+
+        Assert.Equal(BatchStatus.Written, final.Status);
+        Assert.Equal(16, attempts.Count);
+        Assert.Equal(TimeSpan.FromMilliseconds(1_500), attempts[^1]);
+    }
+
+    [Fact]
+    public async Task A_batch_throttled_without_end_fails_on_the_first_answer_after_the_throttled_wait()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 2, MaxThrottledWait = TimeSpan.FromSeconds(30) }, Throttled(TimeSpan.FromSeconds(4)));
+
+        Assert.Equal(BatchStatus.Throttled, final.Status);
+        // Attempts at 0, 4, ... 28 s are all within 30 s of the first throttled answer (at 0); the one at 32 s is not.
+        Assert.Equal(Enumerable.Range(0, 9).Select(i => TimeSpan.FromSeconds(4 * i)), attempts);
+    }
+
+    [Fact]
+    public async Task Transient_failures_are_retried_as_many_times_as_the_attempts_say_whatever_the_throttled_wait()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 3, BaseDelay = TimeSpan.FromMilliseconds(10), MaxThrottledWait = TimeSpan.FromHours(1) }, s_transient);
+
+        Assert.Equal(BatchStatus.Transient, final.Status);
+        Assert.Equal(4, attempts.Count);
+    }
+
+    [Fact]
+    public async Task No_throttled_wait_leaves_the_attempts_alone_to_decide()
+    {
+        var (final, attempts) = await RunAsync(new RetryOptions { MaxAttempts = 3, MaxThrottledWait = TimeSpan.Zero }, Throttled(TimeSpan.FromMilliseconds(100)));
+
+        Assert.Equal(BatchStatus.Throttled, final.Status);
+        Assert.Equal(4, attempts.Count);
+    }
+
+    [Fact]
+    public async Task No_attempts_still_retries_a_throttled_batch_for_the_throttled_wait_but_not_a_failed_one()
+    {
+        var (throttled, throttledAttempts) = await RunAsync(new RetryOptions { MaxAttempts = 0, MaxThrottledWait = TimeSpan.FromSeconds(1) }, Throttled(TimeSpan.FromMilliseconds(400)), s_written);
+        var (transient, transientAttempts) = await RunAsync(new RetryOptions { MaxAttempts = 0, MaxThrottledWait = TimeSpan.FromSeconds(1) }, s_transient);
+
+        Assert.Equal((BatchStatus.Written, 2), (throttled.Status, throttledAttempts.Count));
+        Assert.Equal((BatchStatus.Transient, 1), (transient.Status, transientAttempts.Count));
     }
 }
