@@ -31,7 +31,7 @@ internal static class SecretSettings
     /// </summary>
     public static IEnumerable<string> Values(IConfiguration configuration)
     {
-        var secretKeys = SettingsCatalog.Describe().Where(setting => setting.IsSecret).Select(setting => setting.Key);
+        var secretKeys = SettingsCatalog.Keys().Where(setting => setting.IsSecret).Select(setting => setting.Key);
         foreach (var key in secretKeys.Concat(Variables))
         {
             if (configuration[key] is { } value && !string.IsNullOrWhiteSpace(value))

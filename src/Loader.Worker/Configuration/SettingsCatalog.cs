@@ -58,6 +58,18 @@ internal static class SettingsCatalog
         return settings;
     }
 
+    /// <summary>
+    /// Every setting's key (as in <see cref="Describe"/>, <see cref="SettingsFile"/> last) and whether its value is secret:
+    /// what a start needs to find unknown keys and the values to redact, without the meanings, which <see cref="Describe"/>
+    /// reads from the XML documentation (close to a megabyte) and only <c>--help</c> and the configuration page print.
+    /// </summary>
+    public static IReadOnlyList<SettingKey> Keys() =>
+    [
+        .. Leaves(LoaderOptions.SectionName, new LoaderOptions())
+            .Select(leaf => new SettingKey(IsMap(leaf.Property.PropertyType) ? leaf.Key + ":<name>" : leaf.Key, IsSecret(leaf.Property))),
+        new SettingKey(SettingsFile.Key, SettingsFile.IsSecret),
+    ];
+
     /// <summary>The values of <paramref name="options"/>, one per setting (one per entry of a dictionary), secrets hidden, and the rest through <see cref="Redaction.Rule"/> (a URL's password and query values removed).</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> Values(LoaderOptions options)
     {
@@ -161,6 +173,9 @@ internal static class SettingsCatalog
         _ => value.ToString() ?? "",
     };
 }
+
+/// <summary>A setting's configuration key (<c>&lt;name&gt;</c> in it for a dictionary's entries) and whether its value is secret.</summary>
+internal sealed record SettingKey(string Key, bool IsSecret);
 
 /// <summary>One setting: its configuration key, short switch (or null), value type, default (empty for none), meaning, and whether its value is secret.</summary>
 internal sealed record SettingDescription(string Key, string? Switch, Type Type, string Default, string Meaning, bool IsSecret)

@@ -160,7 +160,7 @@ internal sealed class UnknownSettingsValidator(IConfiguration configuration, Com
 
         public Known()
         {
-            foreach (var setting in SettingsCatalog.Describe().Append(SettingsCatalog.SettingsFile))
+            foreach (var setting in SettingsCatalog.Keys())
             {
                 var key = setting.Key.EndsWith(":<name>", StringComparison.Ordinal) ? setting.Key[..^":<name>".Length] : setting.Key;
                 (key == setting.Key ? _settings : _maps).Add(key);

@@ -96,7 +96,11 @@ public sealed class LoaderProcess : IAsyncDisposable
         return new(Process.Start(start) ?? throw new InvalidOperationException("the loader did not start"));
     }
 
-    private static ProcessStartInfo StartInfo(IEnumerable<string> arguments, IReadOnlyDictionary<string, string?>? environment)
+    /// <summary>Starts the loader of another folder than the test output's (a copy of it, changed), with these arguments.</summary>
+    public static LoaderProcess StartFrom(string loaderFolder, params string[] arguments) =>
+        new(Process.Start(StartInfo(arguments, environment: null, loaderFolder)) ?? throw new InvalidOperationException("the loader did not start"));
+
+    private static ProcessStartInfo StartInfo(IEnumerable<string> arguments, IReadOnlyDictionary<string, string?>? environment, string? loaderFolder = null)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -104,7 +108,7 @@ public sealed class LoaderProcess : IAsyncDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Loader.Worker.dll"));
+        start.ArgumentList.Add(Path.Combine(loaderFolder ?? AppContext.BaseDirectory, "Loader.Worker.dll"));
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);

@@ -29,4 +29,16 @@ public sealed class SettingsCatalogTests
         Assert.Equal("Int32", values["Loader:Columns:year"]);
         Assert.Equal("", values["Loader:Cosmos:ConnectionString"]);
     }
+
+    [Fact]
+    public void The_keys_a_start_reads_are_the_described_settings_and_their_secrecy()
+    {
+        var described = SettingsCatalog.Describe().Append(SettingsCatalog.SettingsFile).Select(setting => (setting.Key, setting.IsSecret));
+
+        var keys = SettingsCatalog.Keys().Select(setting => (setting.Key, setting.IsSecret));
+
+        Assert.Equal(described, keys);
+        Assert.Contains(("Loader:Tables:ConnectionString", true), keys);
+        Assert.Contains(("Loader:Columns:<name>", false), keys);
+    }
 }
