@@ -5,8 +5,9 @@
 # answers at once, beside the REST-client loader of 491e8a8; with --backend Cosmos the Cosmos DB adapter through the real
 # SDK against the Cosmos DB stand-in in instant mode, TransactionalBatch and Bulk); blobread (the read-ahead blob stream against the
 # SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input), scaleout (a sharded load by 1, 2, 3
-# work processes against an endpoint holding each batch 50 ms) and verify (the flights loaded into Azurite, then
-# verified: verify's rows/s against the load's) run when named. Leading
+# work processes against an endpoint holding each batch 50 ms), verify (the flights loaded into Azurite, then
+# verified: verify's rows/s against the load's) and startup (the published loader, as the image's build and with candidate
+# publish and runtime options, on the first 50,000 quick-start flights, wall clock against the raw batch ceiling) run when named. Leading
 # command names pick some of them; the arguments after them go to each, e.g.
 #   bench/run.sh --repeat 3        bench/run.sh --rows 30000 --per-row-rows 3000        bench/run.sh throttle
 # Exit code: the worst of them (0 targets met, 1 a target missed, 2 bad arguments, 3 a measurement invalid).
@@ -14,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 commands=()
-while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify)$ ]]; do
+while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify|startup)$ ]]; do
   commands+=("$1")
   shift
 done

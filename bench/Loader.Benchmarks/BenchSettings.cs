@@ -47,6 +47,12 @@ internal sealed record BenchSettings(long Rows, int Columns, int Partitions, int
     /// </summary>
     public static BenchSettings InstantDefaults { get; } = new(1_000_000, 20, 1000, 16, 20_000, 3, 5_000, 10, DataShape.Uniform);
 
+    /// <summary>
+    /// Start-up: the first 50,000 rows of the quick start's flights (12 columns, 150 destinations), short enough that
+    /// starting weighs; the loader with its default 16 batches in flight at most.
+    /// </summary>
+    public static BenchSettings StartupDefaults { get; } = new(50_000, 12, 150, 16, 20_000, 3, 5_000, 10);
+
     /// <summary>A million rows, about 110 MiB of CSV: some 27 blocks of 4 MiB per read.</summary>
     /// <summary>Scale out: latency-bound workers, one batch in flight each, on skewed data.</summary>
     public static BenchSettings ScaleOutDefaults { get; } = new(300_000, 14, 1000, 1, 20_000, 1, 5_000, 10);

@@ -3,7 +3,6 @@ using System.Globalization;
 using Azure;
 using Azure.Data.Tables;
 using Loader.Worker.Backends.Tables;
-using Loader.Worker.Configuration;
 using Loader.Worker.Tests.Infrastructure;
 using static System.FormattableString;
 
@@ -119,13 +118,7 @@ internal sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
     {
         await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
 
-        // The loader sizes its connection pool the same way, and writes with its default writer.
-        var tables = new TablesOptions { ConnectionString = azurite.ConnectionString, Table = FlightSchema.Table };
-        var options = TableClientFactory.Options(Math.Max(64, inFlight * 2), new RetryOptions().AttemptTimeout);
-        Func<Azure.Core.TokenCredential> noCredential = () => throw new InvalidOperationException("the benchmark signs in with the emulator's key");
-        var client = TableClientFactory.Create(tables, options, noCredential);
-        var adapter = new TablesAdapter(client, createTable: false, TimeProvider.System, TableClientFactory.CreateSender(tables, client, options, noCredential, TimeProvider.System));
-        await client.CreateIfNotExistsAsync(cancellationToken);
+        var (client, adapter) = await AzuriteTables.ConnectAsync(azurite, inFlight, cancellationToken);
 
         // The prepared input is a large heap: collect it now, so no full collection lands inside the timed part.
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
@@ -264,6 +257,6 @@ internal sealed class IngestBenchmark(BenchSettings settings, TextWriter output)
 
     private static double Milliseconds(TimeSpan latency) => Math.Round(latency.TotalMilliseconds, 2);
 
-    private static int? AzuritePid(AzuriteProcess azurite) =>
+    internal static int? AzuritePid(AzuriteProcess azurite) =>
         ProcFs.FindByArgument("--tablePort", azurite.TablePort.ToString(CultureInfo.InvariantCulture));
 }

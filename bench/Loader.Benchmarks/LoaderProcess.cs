@@ -18,7 +18,10 @@ internal static class LoaderProcess
     /// <paramref name="loaderDll"/> runs another build of the loader (an earlier commit's) instead of this one's.
     /// </summary>
     /// <paramref name="readReport"/> false leaves a report that is no load's (a verify's) for the caller to read.
-    public static async Task<LoaderRun> RunAsync(IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken, string? loaderDll = null, bool readReport = true)
+    /// <paramref name="environment"/> adds variables to the loader's environment (runtime knobs such as <c>DOTNET_TieredPGO</c>).
+    public static async Task<LoaderRun> RunAsync(
+        IReadOnlyList<string> arguments, string reportPath, string logPath, CancellationToken cancellationToken, string? loaderDll = null, bool readReport = true,
+        IReadOnlyDictionary<string, string>? environment = null)
     {
         loaderDll ??= BenchPaths.LoaderDll;
         if (!File.Exists(loaderDll))
@@ -33,6 +36,11 @@ internal static class LoaderProcess
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
         // The young generation the container image sets (Dockerfile), unless this run sets its own (0: the runtime's default).
         start.Environment.TryAdd(ContainerGen0SizeVariable, ContainerGen0Size);
         start.ArgumentList.Add(loaderDll);
@@ -53,6 +61,7 @@ internal static class LoaderProcess
             }
         }
 
+        var startedAt = DateTimeOffset.UtcNow;
         var clock = Stopwatch.StartNew();
         using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
         process.OutputDataReceived += (_, e) => Append(e.Data);
@@ -83,6 +92,7 @@ internal static class LoaderProcess
         var wallSeconds = clock.Elapsed.TotalSeconds;
         process.WaitForExit(); // the output read asynchronously has reached the log
         var report = readReport && File.Exists(reportPath) ? ReportWriter.Read(reportPath) : null;
-        return new LoaderRun(process.ExitCode, report, wallSeconds, peak, cpu, $"{ContainerGen0SizeVariable}={start.Environment[ContainerGen0SizeVariable]} " + ShellText.Join(["dotnet", .. start.ArgumentList]), logPath);
+        return new LoaderRun(
+            process.ExitCode, report, wallSeconds, peak, cpu, $"{ContainerGen0SizeVariable}={start.Environment[ContainerGen0SizeVariable]} " + ShellText.Join(["dotnet", .. start.ArgumentList]), logPath, startedAt);
     }
 }

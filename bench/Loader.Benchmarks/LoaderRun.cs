@@ -5,9 +5,10 @@ namespace Loader.Benchmarks;
 /// <summary>
 /// What one loader process did: its exit code and JSON report, and what the kernel saw of it: wall time from start
 /// to exit (.NET start-up included, unlike the report's elapsed time), VmHWM polled from /proc while it ran (a
-/// cross-check of the report's own peak), and the user and system CPU time it used.
+/// cross-check of the report's own peak), and the user and system CPU time it used. <paramref name="StartedAt"/> is the
+/// wall-clock time just before the process was started, to set the loader's own log timestamps against.
 /// </summary>
-internal sealed record LoaderRun(int ExitCode, LoadReport? Report, double WallSeconds, double? PeakResidentMiB, double? CpuSeconds, string CommandLine, string LogPath)
+internal sealed record LoaderRun(int ExitCode, LoadReport? Report, double WallSeconds, double? PeakResidentMiB, double? CpuSeconds, string CommandLine, string LogPath, DateTimeOffset StartedAt)
 {
     public double? CoresUsed => CpuSeconds is { } cpu && WallSeconds > 0 ? Math.Round(cpu / WallSeconds, 2) : null;
 

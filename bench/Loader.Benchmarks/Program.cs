@@ -1,7 +1,7 @@
 using Loader.Benchmarks;
 
 // Benchmarks print numbers, measured as ratios to baselines taken in the same run; see bench/README.md.
-// Usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify [options]   (exit codes: BenchExitCodes)
+// Usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify|startup [options]   (exit codes: BenchExitCodes)
 using var stop = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {
@@ -30,6 +30,8 @@ try
             await new ScaleOutBenchmark(BenchSettings.Parse(rest, BenchSettings.ScaleOutDefaults), Console.Out).RunAsync(stop.Token),
         [VerifyBenchmark.Command, .. var rest] =>
             await new VerifyBenchmark(BenchSettings.Parse(rest, BenchSettings.IngestDefaults), Console.Out).RunAsync(stop.Token),
+        [StartupBenchmark.Command, .. var rest] =>
+            await new StartupBenchmark(BenchSettings.Parse(rest, BenchSettings.StartupDefaults), Console.Out).RunAsync(stop.Token),
         [ThrottleBenchmark.Command, .. var rest] =>
             await new ThrottleBenchmark(BenchSettings.Parse(rest, BenchSettings.ThrottleDefaults), Console.Out).RunAsync(stop.Token),
         _ => throw new ArgumentException("name a benchmark"),
@@ -38,7 +40,7 @@ try
 catch (ArgumentException exception)
 {
     await Console.Error.WriteLineAsync(exception.Message);
-    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify {BenchSettings.Options}");
+    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify|startup {BenchSettings.Options}");
     return BenchExitCodes.Usage;
 }
 catch (OperationCanceledException) when (stop.IsCancellationRequested)

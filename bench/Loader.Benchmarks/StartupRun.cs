@@ -1,0 +1,14 @@
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// One timed phase of <c>startup</c>: a loader process (its wall time from before it started to its exit, and the times it
+/// reached its first log line and its load's start, from its own log) or the raw batch ceiling (writing only). Rows per
+/// second are the input's rows over those seconds for both, so their ratio is the ceiling's seconds over the loader's.
+/// </summary>
+internal sealed record StartupRun(
+    int Repeat, string Name, double Seconds, double? FirstLogSeconds, double? LoadStartingSeconds, double? ReportSeconds, double? CpuSeconds, long Rows, long Stored, string? Problem)
+{
+    public const string Raw = "raw batch ceiling";
+
+    public double RowsPerSecond => Seconds > 0 ? Math.Round(Rows / Seconds, 1) : 0;
+}

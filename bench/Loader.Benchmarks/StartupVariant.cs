@@ -1,0 +1,25 @@
+namespace Loader.Benchmarks;
+
+/// <summary>
+/// One way of running the loader that <c>startup</c> measures: a published build and runtime settings given through the
+/// environment (each has a runtimeconfig.json property of its own, so a choice can move into the project file).
+/// <paramref name="Ships"/> marks the one the Dockerfile ships, whose target sets the exit code; <paramref name="Caveat"/>
+/// says why a candidate cannot ship as it is.
+/// </summary>
+internal sealed record StartupVariant(string Name, StartupBuild Build, IReadOnlyDictionary<string, string> Environment, bool Ships = false, string? Caveat = null)
+{
+    public static IReadOnlyList<StartupVariant> Of(StartupBuild jit, StartupBuild readyToRun)
+    {
+        var none = new Dictionary<string, string>();
+        var noPgo = new Dictionary<string, string> { ["DOTNET_TieredPGO"] = "0" };
+        return
+        [
+            new("JIT (IL only)", jit, none),
+            new("JIT, TieredPGO off", jit, noPgo),
+            new("ReadyToRun", readyToRun, none, Ships: true),
+            new("ReadyToRun, TieredPGO off", readyToRun, noPgo),
+            new("ReadyToRun, invariant globalization", readyToRun, new Dictionary<string, string> { ["DOTNET_SYSTEM_GLOBALIZATION_INVARIANT"] = "1" },
+                Caveat: "not safe: Loader:Csv:Culture names cultures, which need ICU"),
+        ];
+    }
+}
