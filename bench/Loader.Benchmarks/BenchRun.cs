@@ -42,6 +42,16 @@ internal sealed class BenchRun
     /// <summary>Prints the heading, the machine and the first lines of "## Commands" (the benchmark and its data); the caller adds its own.</summary>
     public static async Task<BenchRun> StartAsync(string command, string heading, BenchSettings settings, TextWriter output, CancellationToken cancellationToken)
     {
+        var (startedAt, machine, commandLine) = await OpenAsync(heading, output, cancellationToken);
+        return new BenchRun(command, output, startedAt, machine, commandLine, Dataset.Ensure(settings, output));
+    }
+
+    /// <summary>
+    /// Prints the heading, the machine and the first line of "## Commands" (the benchmark's own), for a benchmark whose
+    /// data is no generated CSV; returns when it started, the machine and its command line.
+    /// </summary>
+    public static async Task<(DateTimeOffset StartedAt, MachineFacts Machine, string CommandLine)> OpenAsync(string heading, TextWriter output, CancellationToken cancellationToken)
+    {
         var startedAt = DateTimeOffset.UtcNow;
         output.WriteLine(heading);
         output.WriteLine();
@@ -51,7 +61,7 @@ internal sealed class BenchRun
         output.WriteLine("## Commands");
         var commandLine = ShellText.CurrentCommandLine();
         output.WriteLine($"- benchmark: `{commandLine}`");
-        return new BenchRun(command, output, startedAt, machine, commandLine, Dataset.Ensure(settings, output));
+        return (startedAt, machine, commandLine);
     }
 
     /// <summary>Writes the results, made from the load average at the end, to bench/results and says where.</summary>

@@ -21,16 +21,10 @@ internal sealed class StartupBenchmark(BenchSettings settings, TextWriter output
 
     public async Task<int> RunAsync(CancellationToken cancellationToken)
     {
-        var startedAt = DateTimeOffset.UtcNow;
-        output.WriteLine(Invariant($"# Start-up: the first {settings.Rows:N0} flights of data/flights.csv.gz into Azurite, wall clock against the raw batch ceiling"));
-        output.WriteLine();
-        var machine = await MachineFacts.GatherAsync(cancellationToken);
-        machine.Print(output);
-        output.WriteLine();
-        output.WriteLine("## Commands");
-        var commandLine = ShellText.CurrentCommandLine();
-        output.WriteLine($"- benchmark: `{commandLine}`");
+        var (startedAt, machine, commandLine) = await BenchRun.OpenAsync(
+            Invariant($"# Start-up: the first {settings.Rows:N0} flights of data/flights.csv.gz into Azurite, wall clock against the raw batch ceiling"), output, cancellationToken);
         var flights = FirstFlights.Write(settings.Rows);
+        var oneRow = FirstFlights.Write(1);
         output.WriteLine(Invariant($"- data: the first {flights.Rows:N0} rows of {FirstFlights.Source} the loader takes (the broken ones left out), {flights.DistinctKeys:N0} distinct keys: {flights.Path}"));
         var builds = new[] { await StartupBuild.JitAsync(cancellationToken), await StartupBuild.ReadyToRunAsync(cancellationToken) };
         foreach (var build in builds)
@@ -44,6 +38,7 @@ internal sealed class StartupBenchmark(BenchSettings settings, TextWriter output
         var folder = BenchPaths.NewRunFolder(Command, startedAt);
         output.WriteLine($"- loader: `dotnet <build>/Loader.Worker.dll ...` as printed for each run, environment before it; output and reports in {folder}");
         output.WriteLine("- start-up times are the loader's own: its JSON log's timestamps against the moment before the benchmark started the process");
+        output.WriteLine($"- start and exit alone: before each load, the same build and environment dry-run {oneRow.Path} (one row), its CPU and wall time");
         output.WriteLine();
 
         output.WriteLine("## Runs (each on a fresh Azurite; the table is counted after each)");
@@ -51,7 +46,7 @@ internal sealed class StartupBenchmark(BenchSettings settings, TextWriter output
         for (var repeat = 1; repeat <= settings.Repeat; repeat++)
         {
             var number = repeat;
-            var phases = variants.Select<StartupVariant, Func<Task<StartupRun>>>(variant => () => MeasureLoaderAsync(variant, flights, folder, number, cancellationToken))
+            var phases = variants.Select<StartupVariant, Func<Task<StartupRun>>>(variant => () => MeasureLoaderAsync(variant, flights, oneRow, folder, number, cancellationToken))
                 .Append(() => MeasureRawAsync(prepared, flights, number, cancellationToken))
                 .ToArray();
 
@@ -77,21 +72,30 @@ internal sealed class StartupBenchmark(BenchSettings settings, TextWriter output
         return BenchExitCodes.Of(valid, results.Rows.Where(row => row.Variant.Ships).Select(row => row.Check));
     }
 
-    private async Task<StartupRun> MeasureLoaderAsync(StartupVariant variant, FirstFlights flights, string folder, int repeat, CancellationToken cancellationToken)
+    private async Task<StartupRun> MeasureLoaderAsync(StartupVariant variant, FirstFlights flights, FirstFlights oneRow, string folder, int repeat, CancellationToken cancellationToken)
     {
-        await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
         var name = Invariant($"{variant.Build.Name}-{string.Join('-', variant.Environment.Select(e => $"{e.Key}{e.Value}"))}-{repeat}").Replace("--", "-", StringComparison.Ordinal).ToLowerInvariant();
+        var startPath = Path.Combine(folder, name + "-one-row.json");
+        var start = await LoaderProcess.RunAsync(
+            LoaderArguments.For(oneRow.Path, settings, startPath, connectionString: null), startPath, Path.ChangeExtension(startPath, ".log"), cancellationToken,
+            loaderDll: variant.Build.LoaderDll, environment: variant.Environment);
+
+        await using var azurite = await AzuriteProcess.StartAsync(cancellationToken: cancellationToken);
         var reportPath = Path.Combine(folder, name + ".json");
         var run = await LoaderProcess.RunAsync(
             LoaderArguments.For(flights.Path, settings, reportPath, azurite.ConnectionString), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken,
             loaderDll: variant.Build.LoaderDll, environment: variant.Environment);
         var times = StartupTimes.Read(run.LogPath, run.StartedAt);
         var stored = await TableCount.CountAsync(azurite.ConnectionString, FlightSchema.Table, cancellationToken);
-        var problem = run.Problem(flights.Rows) ?? Lost(stored, flights.DistinctKeys);
-        var measured = new StartupRun(repeat, variant.Name, Math.Round(run.WallSeconds, 3), times.FirstLogSeconds, times.LoadStartingSeconds, run.Report?.ElapsedSeconds, run.CpuSeconds, flights.Rows, stored, problem);
+        var problem = run.Problem(flights.Rows) ?? Lost(stored, flights.DistinctKeys) ?? start.Problem(oneRow.Rows);
+        var measured = new StartupRun(repeat, variant.Name, Math.Round(run.WallSeconds, 3), times.FirstLogSeconds, times.LoadStartingSeconds, run.Report?.ElapsedSeconds, run.CpuSeconds, flights.Rows, stored, problem)
+        {
+            OneRowCpuSeconds = start.CpuSeconds,
+            OneRowSeconds = Math.Round(start.WallSeconds, 3),
+        };
         var environment = string.Concat(variant.Environment.Select(e => $"{e.Key}={e.Value} "));
         output.WriteLine($"- run {repeat}, {variant.Name}: `{environment}{run.CommandLine}`");
-        output.WriteLine(Invariant($"  wall {measured.Seconds:N2} s = {measured.RowsPerSecond:N0} rows/s; first log line at {times.FirstLogSeconds:N3} s, load starting at {times.LoadStartingSeconds:N3} s; ")
+        output.WriteLine(Invariant($"  one-row dry run: CPU {start.CpuSeconds:N2} s, wall {start.WallSeconds:N2} s; load: wall {measured.Seconds:N2} s = {measured.RowsPerSecond:N0} rows/s; first log line at {times.FirstLogSeconds:N3} s, load starting at {times.LoadStartingSeconds:N3} s; ")
             + Invariant($"the report's elapsed {run.Report?.ElapsedSeconds:N2} s; CPU {run.CpuSeconds:N2} s; table holds {stored:N0} of {flights.DistinctKeys:N0}; load average {MachineFacts.LoadAverage()}")
             + (problem is null ? "" : " -- INVALID: " + problem));
         return measured;

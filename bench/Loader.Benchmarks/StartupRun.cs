@@ -10,5 +10,11 @@ internal sealed record StartupRun(
 {
     public const string Raw = "raw batch ceiling";
 
+    /// <summary>CPU seconds of the same build's dry run of one row: starting and exiting alone, steadier than wall time on a busy machine.</summary>
+    public double? OneRowCpuSeconds { get; init; }
+
+    /// <summary>Wall-clock seconds of that dry run.</summary>
+    public double? OneRowSeconds { get; init; }
+
     public double RowsPerSecond => Seconds > 0 ? Math.Round(Rows / Seconds, 1) : 0;
 }
