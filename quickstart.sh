@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start: loads data/flights.csv.gz (50,000 skewed flights, gzip, six broken rows among them; made by
+# Quick start: loads data/flights.csv.gz (100,000 skewed flights, gzip, six broken rows among them; made by
 # data/make-flights.sh) into table "flights" of a local Azurite that this script installs (npm, project-local) and
 # starts itself, prints the summary, and leaves the JSON report in .run/quickstart-report.json, the rejected rows in
 # .run/quickstart-rejects.csv and the HTML report beside the JSON one, whose path it prints last.
