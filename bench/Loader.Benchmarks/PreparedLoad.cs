@@ -28,7 +28,7 @@ internal sealed record PreparedLoad(IReadOnlyList<LoadEntity> Entities, IReadOnl
         // A mapper holds scratch buffers: one per mapping thread, as the loader's read stage does.
         using var mappers = new ThreadLocal<EntityMapper>(() => new EntityMapper(plan, adapter, converter));
         var entities = new List<LoadEntity>();
-        foreach (var record in reader.ReadAll(csv => mappers.Value!.Map(csv), Environment.ProcessorCount))
+        foreach (var record in reader.ReadAll(csv => mappers.Value!.Map(new CsvFields(csv)), Environment.ProcessorCount))
         {
             entities.Add(record.Value.Entity ?? throw new InvalidDataException(
                 $"record {record.Value.Origin.Record} of {csvPath} was not mapped: {record.Value.RejectReason ?? record.Malformed?.Problem}"));

@@ -1,4 +1,4 @@
-using Loader.Worker.Csv;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Checkpoints;
 

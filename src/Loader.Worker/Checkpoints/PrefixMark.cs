@@ -1,7 +1,7 @@
 namespace Loader.Worker.Checkpoints;
 
 /// <summary>
-/// A point of the input's fingerprint (<see cref="Csv.RecordSequenceHash"/>) as a checkpoint records it: the hash of the
+/// A point of the input's fingerprint (<see cref="Records.RecordSequenceHash"/>) as a checkpoint records it: the hash of the
 /// well-formed records up to <paramref name="Record"/>, which starts on <paramref name="Line"/>. A restart reading past
 /// the record compares its own hash with <paramref name="Hash"/>.
 /// </summary>

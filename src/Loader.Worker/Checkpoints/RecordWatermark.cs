@@ -140,7 +140,7 @@ internal sealed class RecordWatermark
                 _batchedLine = line;
                 if (fingerprint is { } hash)
                 {
-                    _marks.Add(new PrefixMark(record, line, Csv.RecordSequenceHash.Text(hash)));
+                    _marks.Add(new PrefixMark(record, line, Records.RecordSequenceHash.Text(hash)));
                 }
             }
         }

@@ -2,10 +2,10 @@ using Azure;
 using Azure.Identity;
 using Loader.Worker.Backends;
 using Loader.Worker.Configuration;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outputs;
+using Loader.Worker.Records;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 
@@ -40,7 +40,7 @@ internal sealed partial class ResumePointFinder(
     /// <exception cref="CheckpointUnavailableException">The checkpoint could not be read.</exception>
     /// <exception cref="DamagedInputException">A compressed part is damaged before the records to skip end.</exception>
     /// <exception cref="InputUnavailableException">Reading past the settled records failed.</exception>
-    public async Task<ResumePoint> FindAsync(ICheckpointStore store, InputSource source, CsvRecordReader reader, RecordSequenceHash? fingerprint, CancellationToken cancellationToken)
+    public async Task<ResumePoint> FindAsync(ICheckpointStore store, InputSource source, IRecordReader reader, RecordSequenceHash? fingerprint, CancellationToken cancellationToken)
     {
         var input = source.Identify();
         var parts = InputPartState.Of(source);
@@ -126,7 +126,7 @@ internal sealed partial class ResumePointFinder(
     /// Reads past the records an earlier run settled, folding them into the fingerprint and checking the marks among
     /// them; a compressed part damaged before them stops the load here too.
     /// </summary>
-    private static long SkipSettled(CsvRecordReader reader, long records, RecordSequenceHash? fingerprint, PrefixCheck? check)
+    private static long SkipSettled(IRecordReader reader, long records, RecordSequenceHash? fingerprint, PrefixCheck? check)
     {
         try
         {

@@ -25,10 +25,9 @@ internal sealed class ReadinessCheck(IOptions<LoaderOptions> options, IBackendAd
         checks.Add(await CheckStepAsync("Loader:Input", OutputFiles.Display(settings.Input) ?? "", async () =>
         {
             var source = await input.FindAsync(cancellationToken).ConfigureAwait(false);
-            await using var opened = input.Open(source);
-            using var reader = input.OpenReader(opened);
-            var plan = input.Fit(reader.Header);
-            var reserved = reader.Header.Count - plan.DataColumns.Length;
+            using var reader = input.OpenReader(source);
+            var plan = input.Fit(reader.Columns);
+            var reserved = reader.Columns.Count - plan.DataColumns.Length;
             return $"readable; its header of {plan.DataColumns.Length} columns fits the key templates and column types"
                 + (reserved > 0 ? $" (and {reserved} columns of a rejects file, which are not loaded)" : "");
         }).ConfigureAwait(false));

@@ -3,6 +3,7 @@ using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Configuration;
@@ -24,6 +25,12 @@ internal sealed class LoaderOptions
     /// </summary>
     [Accepts("a file path, a blob URL, a blob prefix URL ending in / or *, or - for standard input; required")]
     public string Input { get; set; } = "";
+
+    /// <summary>
+    /// How the input's records are written: by each file's extension (<c>Auto</c>: <c>.jsonl</c>/<c>.ndjson</c> JSON Lines,
+    /// <c>.parquet</c> Parquet, anything else CSV; a compression suffix such as <c>.gz</c> is looked past), or one format for every file.
+    /// </summary>
+    public InputFormat Format { get; set; } = InputFormat.Auto;
 
     /// <summary>The store to write to.</summary>
     public BackendKind Backend { get; set; } = BackendKind.Tables;

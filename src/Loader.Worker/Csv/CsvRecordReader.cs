@@ -3,6 +3,7 @@ using System.Globalization;
 using CsvHelper;
 using Loader.Abstractions;
 using Loader.Worker.Inputs;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Csv;
 
@@ -13,13 +14,16 @@ namespace Loader.Worker.Csv;
 /// unterminated quotes, a wrong number of fields) come back in order too, with their text, instead of stopping
 /// the read. Record numbers (<see cref="RowOrigin.Record"/>) count well-formed records; lines count every line.
 /// </summary>
-internal sealed class CsvRecordReader : IDisposable
+internal sealed class CsvRecordReader : IRecordReader
 {
     private const int BufferSize = 256 * 1024;
 
     private readonly CsvReader _reader;
     private readonly RunawayQuoteGuard _guard;
     private readonly Utf16Input _text;
+
+    // The stream this reader was opened on when it owns it (opened by CsvFormat).
+    private Stream? _owned;
 
     // Filled by the scanning thread, ahead of the mapped results; released in order by ReadAll.
     private readonly ConcurrentQueue<(long GoodRecordsBefore, MalformedRecord Record)> _malformed = new();
@@ -44,6 +48,8 @@ internal sealed class CsvRecordReader : IDisposable
     /// <summary>Column names from the first row.</summary>
     public IReadOnlyList<string> Header { get; private set; } = [];
 
+    public IReadOnlyList<string> Columns => Header;
+
     /// <summary>Malformed records passed over by <see cref="Skip"/>.</summary>
     public long MalformedSkipped { get; private set; }
 
@@ -56,6 +62,22 @@ internal sealed class CsvRecordReader : IDisposable
     /// record, so one bad byte costs one row, not the load.
     /// </summary>
     public static CsvRecordReader Open(Stream stream, CsvOptions options) => Open(stream, options, boundaries: null);
+
+    /// <summary>As <see cref="Open(Stream, CsvOptions)"/>, the reader disposing <paramref name="stream"/> with itself (and at once when the header fails).</summary>
+    internal static CsvRecordReader OpenOwned(Stream stream, CsvOptions options)
+    {
+        try
+        {
+            var reader = Open(stream, options, boundaries: null);
+            reader._owned = stream;
+            return reader;
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
 
     /// <param name="stream">The input.</param>
     /// <param name="options">How to read it.</param>
@@ -108,6 +130,10 @@ internal sealed class CsvRecordReader : IDisposable
     /// <summary>Where a record the selector is given came from.</summary>
     public static RowOrigin OriginOf(CsvReader record) => new(record.RowNumber, record.LineNumber);
 
+    public string Describe(RowOrigin origin) => string.Create(CultureInfo.InvariantCulture, $"line {origin.Line}");
+
+    public IEnumerable<RecordResult<T>> ReadAll<T>(IRecordMapper<T> map, int parallelism) => ReadAll(csv => map.Map(new CsvFields(csv)), parallelism);
+
     private IReadOnlyList<string> ReadHeader()
     {
         try
@@ -121,19 +147,19 @@ internal sealed class CsvRecordReader : IDisposable
 
             if (_headerProblem is not null)
             {
-                throw new CsvHeaderException($"the header row is malformed: {_headerProblem}");
+                throw new InputHeaderException($"the header row is malformed: {_headerProblem}");
             }
 
             if (header.Count == 0 || (header.Count == 1 && string.IsNullOrWhiteSpace(header[0])))
             {
-                throw new CsvHeaderException("the input is empty: expected a header row naming the columns.");
+                throw new InputHeaderException("the input is empty: expected a header row naming the columns.");
             }
 
             return [.. header.Select(name => name.Trim())];
         }
         catch (CsvFormatException exception)
         {
-            throw new CsvHeaderException($"the header row is malformed: {exception.Message}");
+            throw new InputHeaderException($"the header row is malformed: {exception.Message}");
         }
     }
 
@@ -283,5 +309,6 @@ internal sealed class CsvRecordReader : IDisposable
         _reader.Dispose();
         _guard.Dispose();
         _text.Dispose();
+        _owned?.Dispose();
     }
 }

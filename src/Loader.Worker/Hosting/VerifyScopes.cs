@@ -29,7 +29,7 @@ internal static class VerifyScopes
         var store = new ShardStateStore(blobs, settings.Shards.State, redaction);
         var manifest = await store.ReadManifestAsync(cancellationToken).ConfigureAwait(false)
             ?? throw new InvalidDataException($"No load is planned in Loader:Shards:State '{store.Display}': verify checks the shards of a planned load.");
-        var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
+        var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken, settings.Format).ConfigureAwait(false);
         if (LoadIdentity.Mismatch(manifest.InputIdentity, manifest.Settings, source.Identify(), ShardedLoad.Identity(settings), "the load was planned") is { } mismatch)
         {
             throw new InvalidDataException($"Loader:Shards:State '{store.Display}' holds the plan of another load: {mismatch}. Verify with the settings the load was planned with.");

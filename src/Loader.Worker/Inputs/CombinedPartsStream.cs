@@ -6,9 +6,9 @@ namespace Loader.Worker.Inputs;
 /// (checked beforehand to be the same), with a line break added after a part that does not end in one. Each part is
 /// decompressed on its own when it is compressed, so plain and compressed parts mix. Counts line
 /// breaks as they pass, so <see cref="InputLineMap"/> knows which line each part starts at. Forward-only; one part
-/// is open at a time.
+/// is open at a time. Parts of a format without a header line (<paramref name="partsHaveHeaders"/> false: JSON Lines) are read whole.
 /// </summary>
-internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines, InputProgress? progress = null) : ForwardReadStream
+internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bufferSize, InputLineMap lines, InputProgress? progress = null, bool partsHaveHeaders = true) : ForwardReadStream
 {
     private Stream? _current;
     private int _next;
@@ -68,6 +68,10 @@ internal sealed class CombinedPartsStream(IReadOnlyList<InputPart> parts, int bu
         if (_next == 0)
         {
             lines.PartStarts(part.Name, firstLine: 1, ownLine: 1);
+        }
+        else if (!partsHaveHeaders)
+        {
+            lines.PartStarts(part.Name, firstLine: _lineBreaks + 1, ownLine: 1);
         }
         else
         {

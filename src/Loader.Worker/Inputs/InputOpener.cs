@@ -28,16 +28,17 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
     /// <param name="input">The <c>Loader:Input</c> setting.</param>
     /// <param name="compression">The <c>Loader:Csv:Compression</c> setting.</param>
     /// <param name="cancellationToken">Cancels finding and checking the input.</param>
+    /// <param name="format">The <c>Loader:Format</c> setting.</param>
     /// <exception cref="InputNotFoundException">Nothing is where the setting points.</exception>
     /// <exception cref="InputUnavailableException">It is there but cannot be opened: permission, credential, no answer.</exception>
     /// <exception cref="InputRefusedException">It is nothing the loader reads: a folder, an address no client can be made for.</exception>
-    /// <exception cref="InputMismatchException">The parts of a several-part input start with different headers.</exception>
+    /// <exception cref="InputMismatchException">The parts of a several-part input differ in format, or (CSV) start with different headers.</exception>
     /// <exception cref="DamagedInputException">A compressed part is damaged before its header ends.</exception>
-    public async Task<InputSource> OpenAsync(string input, InputCompression compression, CancellationToken cancellationToken)
+    public async Task<InputSource> OpenAsync(string input, InputCompression compression, CancellationToken cancellationToken, InputFormat format = InputFormat.Auto)
     {
         if (!BlobClientFactory.IsUrl(input))
         {
-            var file = OpenFile(input, compression);
+            var file = OpenFile(input, compression, format);
             LogCompressed(file);
             return file;
         }
@@ -50,8 +51,9 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
         try
         {
             var parts = address.IsPrefix
-                ? await ListAsync(address, compression, cancellationToken).ConfigureAwait(false)
-                : [await OneAsync(address, compression, cancellationToken).ConfigureAwait(false)];
+                ? await ListAsync(address, compression, format, cancellationToken).ConfigureAwait(false)
+                : [await OneAsync(address, compression, format, cancellationToken).ConfigureAwait(false)];
+            CheckFormats(parts);
             var source = new InputSource(address.Display, parts);
             await CheckHeadersAsync(source, cancellationToken).ConfigureAwait(false);
             LogFound(parts.Count, address.Display, source.Length);
@@ -75,7 +77,7 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
         }
     }
 
-    private InputSource OpenFile(string path, InputCompression compression)
+    private InputSource OpenFile(string path, InputCompression compression, InputFormat format)
     {
         lock (_readOnce)
         {
@@ -88,7 +90,7 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
 
         if (path == StandardInput)
         {
-            return RememberReadOnce(path, new InputSource("standard input", [new OnceReadPart("standard input", "standard input", Console.OpenStandardInput()) { Compression = CompressionChoice.For(compression, "") }]));
+            return RememberReadOnce(path, new InputSource("standard input", [new OnceReadPart("standard input", "standard input", Console.OpenStandardInput()) { Compression = CompressionChoice.For(compression, ""), Format = FormatChoice.For(format, "") }]));
         }
 
         if (Directory.Exists(path))
@@ -119,12 +121,12 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
 
         if (!stream.CanSeek)
         {
-            return RememberReadOnce(path, new InputSource(path, [new OnceReadPart(Path.GetFileName(path), "a named pipe", stream) { Compression = CompressionChoice.For(compression, path) }]));
+            return RememberReadOnce(path, new InputSource(path, [new OnceReadPart(Path.GetFileName(path), "a named pipe", stream) { Compression = CompressionChoice.For(compression, path), Format = FormatChoice.For(format, path) }]));
         }
 
         using (stream)
         {
-            return new InputSource(path, [new LocalFilePart(path, stream.Length) { Compression = CompressionChoice.For(compression, path), Modified = File.GetLastWriteTimeUtc(path) }]);
+            return new InputSource(path, [new LocalFilePart(path, stream.Length) { Compression = CompressionChoice.For(compression, path), Format = FormatChoice.For(format, path), Modified = File.GetLastWriteTimeUtc(path) }]);
         }
     }
 
@@ -139,7 +141,7 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
         return source;
     }
 
-    private async Task<BlobPart> OneAsync(BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
+    private async Task<BlobPart> OneAsync(BlobAddress address, InputCompression compression, InputFormat format, CancellationToken cancellationToken)
     {
         Azure.Storage.Blobs.Models.BlobProperties properties;
         try
@@ -158,10 +160,11 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
         return new BlobPart(blobs.For(address).GetBlobClient(address.Path), InputBlob.Of(address.Path, properties.ContentLength, properties.ETag))
         {
             Compression = CompressionChoice.For(compression, address.Path, properties.ContentEncoding),
+            Format = FormatChoice.For(format, address.Path),
         };
     }
 
-    private async Task<List<InputPart>> ListAsync(BlobAddress address, InputCompression compression, CancellationToken cancellationToken)
+    private async Task<List<InputPart>> ListAsync(BlobAddress address, InputCompression compression, InputFormat format, CancellationToken cancellationToken)
     {
         var parts = new List<InputPart>();
         var container = blobs.For(address);
@@ -179,6 +182,7 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
                 parts.Add(new BlobPart(container.GetBlobClient(blob.Name), InputBlob.Of(blob.Name, length, blob.Properties.ETag ?? default))
                 {
                     Compression = CompressionChoice.For(compression, blob.Name, blob.Properties.ContentEncoding),
+                    Format = FormatChoice.For(format, blob.Name),
                 });
             }
         }
@@ -193,10 +197,21 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
             : throw new InputNotFoundException($"Loader:Input: no blobs (with content) under '{address.Display}'.");
     }
 
+    /// <summary>The parts of one input are read as one format: a prefix may mix compressions, but not formats.</summary>
+    private static void CheckFormats(List<InputPart> parts)
+    {
+        if (parts.Skip(1).FirstOrDefault(part => part.Format != parts[0].Format) is { } odd)
+        {
+            throw new InputMismatchException(
+                $"Loader:Input: the files under one prefix are read as one input of one format: '{parts[0].Name}' is {FormatChoice.Describe(parts[0].Format)} and '{odd.Name}' is {FormatChoice.Describe(odd.Format)}. "
+                + "Load each format from a prefix of its own, or set Loader:Format to read every file as one format.");
+        }
+    }
+
     /// <summary>Each part's first line must be the first part's: they are read as one CSV under one header.</summary>
     private static async Task CheckHeadersAsync(InputSource source, CancellationToken cancellationToken)
     {
-        if (source.Parts.Count < 2)
+        if (source.Parts.Count < 2 || source.Format != InputFormat.Csv)
         {
             return;
         }

@@ -8,6 +8,9 @@ internal abstract record InputPart(string Name, long Length)
     /// <summary>How the part's bytes are compressed (never <see cref="InputCompression.Auto"/>: that is decided when the input is opened).</summary>
     public InputCompression Compression { get; init; } = InputCompression.None;
 
+    /// <summary>How the part's records are written (never <see cref="InputFormat.Auto"/>: that is decided when the input is opened).</summary>
+    public InputFormat Format { get; init; } = InputFormat.Csv;
+
     /// <summary>What identifies this version of the part without reading it (a blob's ETag); null when there is none.</summary>
     public abstract string? Version { get; }
 

@@ -27,6 +27,9 @@ internal sealed class InputSource
 
     public IReadOnlyList<InputPart> Parts { get; }
 
+    /// <summary>How the input's records are written: its parts' format, the same for all (the opener checks it).</summary>
+    public InputFormat Format => Parts.Count > 0 ? Parts[0].Format : InputFormat.Csv;
+
     /// <summary>Which part and line a line of the combined input is, filled as it is read.</summary>
     public InputLineMap Lines { get; }
 
@@ -66,9 +69,12 @@ internal sealed class InputSource
     /// <summary>The parts that are compressed: a resume reads them again from their start, since they cannot seek.</summary>
     public IEnumerable<InputPart> CompressedParts => Parts.Where(part => part.Compression != InputCompression.None);
 
-    /// <summary>Opens the input as one stream of CSV text, each part decompressed on its own; <paramref name="bufferSize"/> is how much a part fetches at a time.</summary>
+    /// <summary>
+    /// Opens the input as one stream of text, each part decompressed on its own, later CSV parts without their header;
+    /// <paramref name="bufferSize"/> is how much a part fetches at a time. Only for formats whose parts can be read one after another (not Parquet).
+    /// </summary>
     public Stream Open(int bufferSize) =>
-        Parts.Count == 1 ? Parts[0].Open(bufferSize, Progress) : new CombinedPartsStream(Parts, bufferSize, Lines, Progress);
+        Parts.Count == 1 ? Parts[0].Open(bufferSize, Progress) : new CombinedPartsStream(Parts, bufferSize, Lines, Progress, partsHaveHeaders: Format == InputFormat.Csv);
 
     /// <summary>
     /// What ties a checkpoint to this input. Parts with versions (blob ETags) are identified by them: any rewrite

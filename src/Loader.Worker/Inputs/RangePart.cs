@@ -15,9 +15,10 @@ internal sealed record RangePart(InputPart Whole, long HeaderBytes, long Start, 
 
     protected override Stream OpenStored(int bufferSize)
     {
-        if (Start == 0)
+        if (Start == 0 || HeaderBytes == 0)
         {
-            return Whole.OpenRange(0, End, bufferSize);
+            // The top range has its header; a format without one (JSON Lines) reads any range alone.
+            return Whole.OpenRange(Start, End, bufferSize);
         }
 
         var header = new byte[HeaderBytes];

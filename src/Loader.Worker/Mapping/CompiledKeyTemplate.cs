@@ -1,5 +1,5 @@
 using System.Text;
-using CsvHelper;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Mapping;
 
@@ -62,7 +62,8 @@ internal sealed class CompiledKeyTemplate
     /// mapper's per-record cache, so a key column that is also a property is decoded once); any other key is
     /// decoded straight from the cells' UTF-8 into one string, without a string per cell.
     /// </summary>
-    public string? Render(CsvReader record, string?[] strings, out string? emptyColumn)
+    public string? Render<TRecord>(in TRecord record, string?[] strings, out string? emptyColumn)
+        where TRecord : struct, IRecordFields
     {
         emptyColumn = null;
         if (_columns.Length == 1 && _columns[0] >= 0)
@@ -96,7 +97,8 @@ internal sealed class CompiledKeyTemplate
             length += Encoding.UTF8.GetCharCount(cell);
         }
 
-        return string.Create(length, (this, record), static (span, state) =>
+        var fields = record;
+        return string.Create(length, (this, fields), static (span, state) =>
         {
             var (template, record) = state;
             for (var i = 0; i < template._columns.Length; i++)

@@ -1,16 +1,18 @@
 using System.Text;
 using System.Text.Unicode;
-using CsvHelper;
 using Loader.Abstractions;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Mapping;
 
 /// <summary>
 /// Turns a well-formed record into an entity: renders the keys, types the cells (straight from their UTF-8
-/// bytes), drops empty ones, and asks the backend whether it would accept the result. Holds scratch buffers,
-/// so one instance per thread (the read stage maps on several).
+/// bytes), drops empty ones, and asks the backend whether it would accept the result. A field its format types (a JSON
+/// number, boolean or nested value) keeps that type unless <c>Loader:Columns</c> gives one; fields beyond the columns (a
+/// JSON property the first object lacked) are written too, by their own type. Holds scratch buffers, so one instance per
+/// thread (the read stage maps on several).
 /// </summary>
 /// <param name="plan">How the record's columns become keys and properties.</param>
 /// <param name="backend">Whether the backend would accept the entity.</param>
@@ -18,7 +20,7 @@ namespace Loader.Worker.Mapping;
 /// <param name="textEncoding">The input's encoding as a reject names it: text that is not valid in it reaches the mapper as bytes that are not UTF-8.</param>
 internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, ColumnConverter converter, string textEncoding = "UTF-8")
 {
-    private readonly EntityProperty[] _scratch = new EntityProperty[plan.Columns.Count];
+    private EntityProperty[] _scratch = new EntityProperty[plan.Columns.Count];
 
     // Strings of the current record, made at most once per cell (a key column is often also a property).
     private readonly string?[] _strings = new string?[plan.Header.Count];
@@ -29,13 +31,14 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
     private readonly string[] _levels = new string[plan.PartitionKeyTemplates.Length];
 
     /// <summary>Maps the record the reader stands on.</summary>
-    public MapResult Map(CsvReader record)
+    public MapResult Map<TRecord>(in TRecord record)
+        where TRecord : struct, IRecordFields
     {
-        var origin = CsvRecordReader.OriginOf(record);
-        if (!Utf8.IsValid(record.RawRecord))
+        var origin = record.Origin;
+        if (!Utf8.IsValid(record.Raw))
         {
             // Its text cannot be written out as it was, nor its fields: the rejects file keeps the text, fields left empty.
-            return MapResult.RejectUnsplit(origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}", Encoding.UTF8.GetString(record.RawRecord));
+            return MapResult.RejectUnsplit(origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}", Encoding.UTF8.GetString(record.Raw));
         }
 
         if (IsUnsplitReject(record))
@@ -66,7 +69,14 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
             }
 
             EntityProperty property;
-            if (column.Type == ColumnType.String)
+            if (!column.Typed && record.KindOf(column.Index) is not FieldKind.Text and var kind)
+            {
+                if (!FieldTypes.TryNatural(column.Property, kind, utf8, out property))
+                {
+                    return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a number the loader can hold");
+                }
+            }
+            else if (column.Type == ColumnType.String)
             {
                 property = EntityProperty.FromString(column.Property, _strings[column.Index] ??= record.GetString(column.Index));
             }
@@ -78,18 +88,65 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
             _scratch[count++] = property;
         }
 
+        if (record.ExtraCount > 0 && AddExtras(record, ref count) is { } extraProblem)
+        {
+            return Reject(record, origin, extraProblem);
+        }
+
         var properties = _scratch.AsSpan(0, count);
         var inspection = backend.Inspect(partitionKey, rowKey, properties);
         return inspection.Violation is { } violation
             ? Reject(record, origin, violation)
-            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, _recordTexts.Keep(record.RawRecord)));
+            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, _recordTexts.Keep(record.Raw)));
+    }
+
+    /// <summary>Adds the record's fields beyond the columns, typed as their format types them; the reason when one cannot be written.</summary>
+    private string? AddExtras<TRecord>(in TRecord record, ref int count)
+        where TRecord : struct, IRecordFields
+    {
+        var systemNames = backend.Limits.SystemPropertyNames;
+        for (var field = record.FieldCount; field < record.FieldCount + record.ExtraCount; field++)
+        {
+            var utf8 = record.GetSpan(field);
+            var name = record.ExtraName(field);
+            if (utf8.IsEmpty || systemNames.Contains(name) || RejectColumns.IsReserved(name))
+            {
+                continue;
+            }
+
+            if (backend.CheckPropertyName(name) is { } problem)
+            {
+                return $"property '{InputText.Escape(name)}' (not in the first record) is not a valid property name: it {problem}";
+            }
+
+            var kind = record.KindOf(field);
+            EntityProperty property;
+            if (kind == FieldKind.Text)
+            {
+                property = EntityProperty.FromString(PropertyName.Of(name), record.GetString(field));
+            }
+            else if (!FieldTypes.TryNatural(PropertyName.Of(name), kind, utf8, out property))
+            {
+                return $"property '{InputText.Escape(name)}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a number the loader can hold";
+            }
+
+            if (count == _scratch.Length)
+            {
+                Array.Resize(ref _scratch, Math.Max(4, _scratch.Length * 2));
+            }
+
+            _scratch[count++] = property;
+        }
+
+        return null;
     }
 
     /// <summary>
     /// The partition key: its one template's value, or a hierarchical key's levels joined (<see cref="PartitionKeyLevels"/>);
     /// null and why when a level has an empty column, or holds the character the levels are joined with.
     /// </summary>
-    private string? RenderPartitionKey(CsvReader record, out string? problem)
+    private string? RenderPartitionKey<TRecord>(in TRecord record, out string? problem)
+        where TRecord : struct, IRecordFields
     {
         problem = null;
         var templates = plan.PartitionKeyTemplates;
@@ -123,7 +180,8 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         : $"{key}: column '{column}' is empty, and every column of {setting} '{template.Text}' must have a value";
 
     /// <summary>A row of a rejects file read back whose record was kept as its text only, and whose columns are still empty.</summary>
-    private bool IsUnsplitReject(CsvReader record)
+    private bool IsUnsplitReject<TRecord>(in TRecord record)
+        where TRecord : struct, IRecordFields
     {
         if (plan.RejectedRecordColumn < 0 || record.GetSpan(plan.RejectedRecordColumn).IsEmpty)
         {
@@ -141,10 +199,12 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         return true;
     }
 
-    private static MapResult Reject(CsvReader record, Abstractions.RowOrigin origin, string reason) =>
-        MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.RawRecord));
+    private static MapResult Reject<TRecord>(in TRecord record, RowOrigin origin, string reason)
+        where TRecord : struct, IRecordFields =>
+        MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.Raw));
 
-    private static int FirstInvalidField(CsvReader record)
+    private static int FirstInvalidField<TRecord>(in TRecord record)
+        where TRecord : struct, IRecordFields
     {
         for (var i = 0; i < record.FieldCount; i++)
         {

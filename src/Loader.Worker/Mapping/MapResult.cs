@@ -8,7 +8,7 @@ namespace Loader.Worker.Mapping;
 /// </summary>
 internal readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, string? RejectReason, string? RecordText, bool OtherShard = false)
 {
-    /// <summary>The record's digest for the input's fingerprint (<see cref="Csv.RecordSequenceHash"/>), when the load keeps one.</summary>
+    /// <summary>The record's digest for the input's fingerprint (<see cref="Records.RecordSequenceHash"/>), when the load keeps one.</summary>
     public ulong Digest { get; init; }
 
     /// <summary>A rejected record that cannot be split into the input's fields (it holds bytes that are not text): kept as its text.</summary>

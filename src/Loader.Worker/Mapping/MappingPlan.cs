@@ -2,6 +2,7 @@ using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Mapping;
 
@@ -55,14 +56,14 @@ internal sealed class MappingPlan
     /// <summary>The same, as an array for the mapper's per-row loop.</summary>
     internal WrittenColumn[] WrittenColumns { get; }
 
-    /// <summary>A column written as a property.</summary>
-    public readonly record struct WrittenColumn(int Index, string Name, ColumnType Type)
+    /// <summary>A column written as a property; <paramref name="Typed"/> when <c>Loader:Columns</c> gives its type, so a value its format types (a JSON number) is converted to it rather than kept as it is.</summary>
+    public readonly record struct WrittenColumn(int Index, string Name, ColumnType Type, bool Typed = false)
     {
         /// <summary>The name as properties hold it, registered once here rather than looked up per row.</summary>
         public PropertyName Property { get; } = PropertyName.Of(Name);
     }
 
-    /// <summary>Binds templates and column types to a header; throws <see cref="CsvHeaderException"/> naming the column or setting at fault.</summary>
+    /// <summary>Binds templates and column types to a header; throws <see cref="InputHeaderException"/> naming the column or setting at fault.</summary>
     /// <param name="header">The input's column names.</param>
     /// <param name="partitionKey">The partition key template.</param>
     /// <param name="rowKey">The row key template.</param>
@@ -129,7 +130,7 @@ internal sealed class MappingPlan
                 continue;
             }
 
-            columns.Add(new WrittenColumn(i, name, columnTypes.TryGetValue(name, out var type) ? type : ColumnType.String));
+            columns.Add(columnTypes.TryGetValue(name, out var type) ? new WrittenColumn(i, name, type, Typed: true) : new WrittenColumn(i, name, ColumnType.String));
         }
 
         foreach (var typed in columnTypes.Keys.Where(name => !index.ContainsKey(name)).Order(StringComparer.Ordinal))
@@ -155,7 +156,7 @@ internal sealed class MappingPlan
         var rowKeyTemplate = Compile(rowKey, "Loader:RowKey", index, problems);
         if (problems.Count > 0)
         {
-            throw new CsvHeaderException(string.Join(Environment.NewLine, problems) + Environment.NewLine
+            throw new InputHeaderException(string.Join(Environment.NewLine, problems) + Environment.NewLine
                 + $"Header columns: {string.Join(", ", header.Select(h => $"'{InputText.Escape(h)}'"))}");
         }
 

@@ -1,10 +1,10 @@
 using Loader.Abstractions;
 using Loader.Worker.Backends;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outputs;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Outcomes;
 
@@ -17,7 +17,7 @@ internal static class LoadFailures
     /// <summary>What <paramref name="exception"/> means for the load; null when it is none of the failures a load expects.</summary>
     public static LoadOutcomeKind? KindOf(Exception exception) => exception switch
     {
-        InputRefusedException or InputFormatException or InputMismatchException or CsvHeaderException or CheckpointRefusedException or TargetMismatchException => LoadOutcomeKind.InvalidConfiguration,
+        InputRefusedException or InputFormatException or InputMismatchException or InputHeaderException or CheckpointRefusedException or TargetMismatchException => LoadOutcomeKind.InvalidConfiguration,
         OutputRefusedException { Failure: PreflightFailure.InvalidSetting } => LoadOutcomeKind.InvalidConfiguration,
         InputNotFoundException or InputUnavailableException or CheckpointUnavailableException or OutputRefusedException or TargetUnavailableException => LoadOutcomeKind.Unavailable,
         DamagedInputException => LoadOutcomeKind.InputDamaged,

@@ -1,16 +1,17 @@
 using System.Globalization;
 using Loader.Abstractions;
 using Loader.Worker.Configuration;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Mapping;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Pipeline;
 
 /// <summary>
-/// The input of one load: found where <c>Loader:Input</c> says (narrowed to a shard's share of it), opened, and its
-/// header read and fitted to the key templates and column types. Each failure is said as what happened.
+/// The input of one load: found where <c>Loader:Input</c> says (narrowed to a shard's share of it), opened by the reader of
+/// its format, and its columns (a CSV header, the first JSON object's paths) fitted to the key templates and column types.
+/// Each failure is said as what happened.
 /// </summary>
 /// <param name="opener">Finds and opens what <c>Loader:Input</c> names.</param>
 /// <param name="settings">The load's settings.</param>
@@ -25,7 +26,7 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
     /// <exception cref="DamagedInputException">A compressed part is damaged where its header should be.</exception>
     public async Task<InputSource> FindAsync(CancellationToken cancellationToken)
     {
-        var source = await opener.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
+        var source = await opener.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken, settings.Format).ConfigureAwait(false);
         if (source.Parts is [OnceReadPart once] && !settings.DryRun && !string.IsNullOrWhiteSpace(settings.CheckpointPath))
         {
             // Resuming reads the input again from its start, and a checkpoint is tied to the input by its content.
@@ -38,34 +39,22 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         return narrow?.Invoke(source) ?? source;
     }
 
-    /// <summary>Opens <paramref name="source"/> as one stream of CSV text.</summary>
+    /// <summary>A reader of <paramref name="source"/> in its format, its columns read (a CSV header, the first JSON object).</summary>
+    /// <exception cref="InputHeaderException">The columns cannot be used.</exception>
+    /// <exception cref="InputRefusedException">The format is one the loader does not read.</exception>
     /// <exception cref="InputFormatException">A part is not what it is read as.</exception>
-    /// <exception cref="InputUnavailableException">Its storage failed.</exception>
-    public Stream Open(InputSource source)
+    /// <exception cref="DamagedInputException">The input is damaged before its first record.</exception>
+    /// <exception cref="InputUnavailableException">Its storage failed before its first record.</exception>
+    public IRecordReader OpenReader(InputSource source)
     {
+        var format = RecordFormats.For(source.Format, settings);
         try
         {
-            return source.Open(settings.Blob.ReadBlockSize);
+            return format.Open(source, settings.Blob.ReadBlockSize);
         }
-        catch (IOException exception) when (exception is not (DamagedInputException or InputFormatException))
+        catch (InputHeaderException exception)
         {
-            throw new InputUnavailableException($"Input: {exception.Message}", exception);
-        }
-    }
-
-    /// <summary>A reader of <paramref name="input"/>, its header read.</summary>
-    /// <exception cref="CsvHeaderException">The header cannot be used.</exception>
-    /// <exception cref="DamagedInputException">The input is damaged before its header ends.</exception>
-    /// <exception cref="InputUnavailableException">Its storage failed before its header ends.</exception>
-    public CsvRecordReader OpenReader(Stream input)
-    {
-        try
-        {
-            return CsvRecordReader.Open(input, settings.Csv);
-        }
-        catch (CsvHeaderException exception)
-        {
-            throw new CsvHeaderException($"Input header: {exception.Message}", exception);
+            throw new InputHeaderException($"Input header: {exception.Message}", exception);
         }
         catch (DamagedInputException exception)
         {
@@ -79,18 +68,19 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
 
     /// <summary>
     /// Makes a mapper per mapping thread, each turning records into entities by <paramref name="plan"/>, values read in
-    /// <c>Loader:Csv:Culture</c>, dates without a zone in <c>Loader:Csv:TimeZone</c>; <paramref name="textEncoding"/> is the
-    /// reader's (<see cref="CsvRecordReader.TextEncoding"/>).
+    /// <c>Loader:Csv:Culture</c> (CSV; other formats write numbers as JSON does, invariantly), dates without a zone in
+    /// <c>Loader:Csv:TimeZone</c>; <paramref name="reader"/> names the encoding in rejects.
     /// </summary>
-    public Func<EntityMapper> Mappers(MappingPlan plan, string textEncoding)
+    public Func<EntityMapper> Mappers(MappingPlan plan, IRecordReader reader, InputFormat format = InputFormat.Csv)
     {
-        var culture = string.IsNullOrWhiteSpace(settings.Csv.Culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(settings.Csv.Culture);
+        var textEncoding = reader.TextEncoding;
+        var culture = format != InputFormat.Csv || string.IsNullOrWhiteSpace(settings.Csv.Culture) ? CultureInfo.InvariantCulture : CultureInfo.GetCultureInfo(settings.Csv.Culture);
         var converter = new ColumnConverter(culture, settings.Csv.AllowGroupSeparators, TimeZoneInfo.FindSystemTimeZoneById(settings.Csv.TimeZone));
         return () => new EntityMapper(plan, backend, converter, textEncoding);
     }
 
-    /// <summary>How each record of an input with <paramref name="header"/> becomes an entity.</summary>
-    /// <exception cref="CsvHeaderException">The header does not fit the settings; the message names each column or setting at fault.</exception>
+    /// <summary>How each record of an input with the columns <paramref name="header"/> becomes an entity.</summary>
+    /// <exception cref="InputHeaderException">The header does not fit the settings; the message names each column or setting at fault.</exception>
     public MappingPlan Fit(IReadOnlyList<string> header)
     {
         try
@@ -100,9 +90,9 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
             var levels = paths.Count > 1 ? KeyTemplate.SplitLevels(settings.PartitionKey) : [settings.PartitionKey];
             return MappingPlan.Create(header, [.. levels.Select(KeyTemplate.Parse)], [.. paths.Select(path => path.Text)], KeyTemplate.Parse(settings.RowKey), settings.Columns, backend, keysOnly: settings.WriteMode == WriteMode.Delete);
         }
-        catch (CsvHeaderException exception)
+        catch (InputHeaderException exception)
         {
-            throw new CsvHeaderException($"The input's header does not fit the settings:{Environment.NewLine}{exception.Message}", exception);
+            throw new InputHeaderException($"The input's header does not fit the settings:{Environment.NewLine}{exception.Message}", exception);
         }
     }
 }

@@ -11,6 +11,7 @@ using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
 using Loader.Worker.Rejects;
+using Loader.Worker.Records;
 using Loader.Worker.Reporting;
 using Microsoft.Extensions.Logging;
 
@@ -85,7 +86,6 @@ internal sealed partial class LoadPipeline
     {
         await _parts.Preflight.EnsureWritableAsync(_settings, abort).ConfigureAwait(false);
         var source = await _parts.Input.FindAsync(abort).ConfigureAwait(false);
-        await using var input = _parts.Input.Open(source);
         run.InputReading = source.Progress;
         run.InputMedium = source.Medium;
         run.InputCompressed = source.CompressedParts.Any();
@@ -96,8 +96,8 @@ internal sealed partial class LoadPipeline
             run.InputBytes = source.Length;
         }
 
-        using var reader = _parts.Input.OpenReader(input);
-        var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Header), reader.TextEncoding);
+        using var reader = _parts.Input.OpenReader(source);
+        var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Columns), reader, source.Format);
         var checkpoints = _settings.DryRun || _parts.Outputs.For("Loader:CheckpointPath", _settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
         var fingerprint = checkpoints is null ? null : new RecordSequenceHash();
         var resume = checkpoints is null ? null : await _parts.Resume.FindAsync(checkpoints, source, reader, fingerprint, abort).ConfigureAwait(false);
@@ -105,7 +105,7 @@ internal sealed partial class LoadPipeline
         var watermark = new RecordWatermark(resume?.SkipRecords ?? 0, resume?.SkippedTo);
         await _parts.Target.PrepareAsync(abort).ConfigureAwait(false);
 
-        var rejectRows = new RejectRows(reader.Header, CsvRecordReader.Separator(_settings.Csv.Delimiter), source.Lines, source.Display);
+        var rejectRows = new RejectRows(reader.Columns, CsvRecordReader.Separator(_settings.Csv.Delimiter), source.Lines, source.Display);
         using var rejects = await _parts.Rejects.OpenAsync(KeepRejectsUpToLine(resume, reader), rejectRows, abort).ConfigureAwait(false);
         var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets, fingerprint, resume?.Check);
         using var checkpointWriter = checkpoints is null || resume is null
@@ -196,7 +196,7 @@ internal sealed partial class LoadPipeline
     }
 
     /// <summary>When resuming, the line up to which the earlier run's rejects stay in the file: this run meets the later ones again.</summary>
-    private static long? KeepRejectsUpToLine(ResumePoint? resume, CsvRecordReader reader) => resume switch
+    private static long? KeepRejectsUpToLine(ResumePoint? resume, IRecordReader reader) => resume switch
     {
         { Window: { } window } => Math.Max(window.ReadUpToLine, reader.LastSkippedLine),
         { Resumed: true } => reader.LastSkippedLine,

@@ -1,8 +1,8 @@
 using System.Threading.Channels;
 using Loader.Abstractions;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Csv;
 using Loader.Worker.Mapping;
+using Loader.Worker.Records;
 using Loader.Worker.Rejects;
 using Loader.Worker.Reporting;
 
@@ -17,7 +17,7 @@ namespace Loader.Worker.Pipeline;
 /// after the last mark it passed until it passes the next: nothing is sent from an input that turns out to differ.
 /// </summary>
 internal sealed class ReadStage(
-    CsvRecordReader reader,
+    IRecordReader reader,
     Func<EntityMapper> createMapper,
     int mapThreads,
     RejectSink rejects,
@@ -78,7 +78,7 @@ internal sealed class ReadStage(
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
         try
         {
-            foreach (var record in reader.ReadAll(Map(mappers), mapThreads))
+            foreach (var record in reader.ReadAll(new StageMapping(mappers, window, buckets, fingerprint is not null), mapThreads))
             {
                 if (record.Malformed is null && fingerprint is not null && !Fold(record.Value, output))
                 {
@@ -144,7 +144,7 @@ internal sealed class ReadStage(
                 InputFailure = new CheckpointRefusedException(shorter);
             }
         }
-        catch (Exception exception) when (exception is IOException or CsvHelper.CsvFormatException or UnauthorizedAccessException)
+        catch (Exception exception) when (exception is IOException or InvalidDataException or CsvHelper.CsvFormatException or UnauthorizedAccessException)
         {
             InputFailure = exception;
         }
@@ -170,14 +170,18 @@ internal sealed class ReadStage(
     }
 
     /// <summary>The mapping of a record, run on the mapping threads: skipped or another shard's, or mapped; with its digest when the load keeps a fingerprint.</summary>
-    private Func<CsvHelper.CsvReader, MapResult> Map(ThreadLocal<EntityMapper> mappers)
+    private sealed class StageMapping(ThreadLocal<EntityMapper> mappers, ResumeWindow? window, KeyBucketFilter? buckets, bool digest) : IRecordMapper<MapResult>
     {
-        Func<CsvHelper.CsvReader, MapResult> map = buckets is not null
-            ? csv => buckets.Map(mappers.Value!.Map(csv), window)
-            : window is null
-            ? csv => mappers.Value!.Map(csv)
-            : csv => window.Settled(csv.RowNumber) ? MapResult.Skip(CsvRecordReader.OriginOf(csv)) : mappers.Value!.Map(csv);
-        return fingerprint is null ? map : csv => map(csv) with { Digest = RecordSequenceHash.Digest(csv.RawRecord) };
+        public MapResult Map<TRecord>(in TRecord record)
+            where TRecord : struct, IRecordFields
+        {
+            var mapped = buckets is not null
+                ? buckets.Map(mappers.Value!.Map(record), window)
+                : window is not null && window.Settled(record.Origin.Record)
+                ? MapResult.Skip(record.Origin)
+                : mappers.Value!.Map(record);
+            return digest ? mapped with { Digest = RecordSequenceHash.Digest(record.Raw) } : mapped;
+        }
     }
 
     /// <summary>Folds a well-formed record into the fingerprint and checks the next mark; false when the input differs from the checkpoint's.</summary>

@@ -34,7 +34,7 @@ internal sealed class ShardScope(LoadManifest manifest, ShardSpec spec) : IShard
         }
 
         var wholePart = spec.Start == 0 && spec.End == part.Length;
-        InputPart shardPart = wholePart ? part : new RangePart(part, spec.HeaderBytes, spec.Start, spec.End);
+        InputPart shardPart = wholePart ? part : new RangePart(part, spec.HeaderBytes, spec.Start, spec.End) { Format = part.Format };
         // Rejects name the part and its own line: the shard's line 2 is the part's FirstLine (line 1 is the header).
         var lines = new InputLineMap { HasSeveralParts = true };
         lines.PartStarts(part.Name, firstLine: 1, ownLine: 1);

@@ -5,6 +5,7 @@ using Loader.Worker.Inputs;
 using Loader.Worker.Mapping;
 using Loader.Worker.Outputs;
 using Loader.Worker.Pipeline;
+using Loader.Worker.Records;
 using Loader.Worker.Rejects;
 using Microsoft.Extensions.Logging;
 
@@ -26,11 +27,10 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
             var rejected = await RejectedLinesAsync(scope.RejectsFiles, cancellationToken).ConfigureAwait(false);
             var input = new LoadInput(opener, settings, backend, scope.Shard is null ? null : scope.Shard.Narrow);
             var source = await input.FindAsync(cancellationToken).ConfigureAwait(false);
-            await using var stream = input.Open(source);
-            using var reader = input.OpenReader(stream);
-            var createMapper = input.Mappers(input.Fit(reader.Header), reader.TextEncoding);
+            using var reader = input.OpenReader(source);
+            var createMapper = input.Mappers(input.Fit(reader.Columns), reader, source.Format);
             using var mappers = new ThreadLocal<EntityMapper>(createMapper);
-            foreach (var record in reader.ReadAll(csv => mappers.Value!.Map(csv), LoadPipeline.MapThreads(settings)))
+            foreach (var record in reader.ReadAll(new MapEach(mappers), LoadPipeline.MapThreads(settings)))
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 tally.RowsRead(1);
@@ -45,6 +45,12 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
                 sorter.Add(row);
             }
         }
+    }
+
+    private sealed class MapEach(ThreadLocal<EntityMapper> mappers) : IRecordMapper<MapResult>
+    {
+        public MapResult Map<TRecord>(in TRecord record)
+            where TRecord : struct, IRecordFields => mappers.Value!.Map(record);
     }
 
     /// <summary>The lines the rejects files list; a file not there lists none (the load rejected nothing there, or has not run).</summary>

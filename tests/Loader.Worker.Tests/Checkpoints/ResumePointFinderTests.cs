@@ -5,6 +5,7 @@ using Loader.Worker.Inputs;
 using Loader.Worker.Reporting;
 using Loader.Worker.Tests.Infrastructure;
 using Microsoft.Extensions.Logging.Abstractions;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Tests.Checkpoints;
 

@@ -4,6 +4,7 @@ using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Tests.Infrastructure;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Tests.Csv;
 
@@ -79,7 +80,7 @@ public sealed class CsvRecordReaderTests
     [InlineData("\n\n")]
     public void An_empty_input_has_no_header(string text)
     {
-        var exception = Assert.Throws<CsvHeaderException>(() => Open(text));
+        var exception = Assert.Throws<InputHeaderException>(() => Open(text));
 
         Assert.Contains("the input is empty", exception.Message, StringComparison.Ordinal);
     }

@@ -3,6 +3,7 @@ using System.Text;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Tests.Infrastructure;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Tests.Csv;
 

@@ -8,6 +8,7 @@ using CsvHelper;
 using Loader.Worker.Csv;
 using Loader.Worker.Mapping;
 using Loader.Worker.Tests.Infrastructure;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Tests.Mapping;
 
@@ -25,7 +26,7 @@ public sealed class EntityMapperTests
 
     /// <summary>What a mapping plan finds wrong with a header and settings, <c>{pk}</c> the partition key.</summary>
     private static string HeaderProblems(string[] header, string rowKey, Dictionary<string, ColumnType> types) =>
-        Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(header, KeyTemplate.Parse("{pk}"), KeyTemplate.Parse(rowKey), types, s_rules)).Message;
+        Assert.Throws<InputHeaderException>(() => MappingPlan.Create(header, KeyTemplate.Parse("{pk}"), KeyTemplate.Parse(rowKey), types, s_rules)).Message;
 
     /// <summary>A real reader standing on the one record after a header, as the read stage hands it to the mapper.</summary>
     private static MapResult MapOne(EntityMapper mapper, string[] header, params string[] fields)
@@ -33,7 +34,7 @@ public sealed class EntityMapperTests
         var text = CsvText.Line(header, ',') + "\n" + CsvText.Line(fields, ',') + "\n";
         using var reader = CsvReader.Create(Encoding.UTF8.GetBytes(text), new CsvReaderOptions { Separator = ',', TrackLineNumbers = true });
         Assert.True(reader.Read());
-        return mapper.Map(reader);
+        return mapper.Map(new CsvFields(reader));
     }
 
     [Fact]
@@ -149,7 +150,7 @@ public sealed class EntityMapperTests
         using var reader = CsvReader.Create([.. "pk,rk,s\np,r,caf"u8, 0xC3, 0x28, .. "\n"u8], new CsvReaderOptions { Separator = ',', TrackLineNumbers = true });
         Assert.True(reader.Read());
 
-        var result = mapper.Map(reader);
+        var result = mapper.Map(new CsvFields(reader));
 
         Assert.Equal("column 's' holds bytes that are not valid UTF-8", result.RejectReason);
         Assert.True(result.Unsplit);
@@ -224,7 +225,7 @@ public sealed class EntityMapperTests
     {
         await using var rules = CosmosRules(options => options.PartitionKeyPath = "/customer/id");
 
-        var exception = Assert.Throws<CsvHeaderException>(() => MappingPlan.Create(
+        var exception = Assert.Throws<InputHeaderException>(() => MappingPlan.Create(
             ["pk", "rk", "address", "address.city", "customer", "customer.id", "a..b"], KeyTemplate.Parse("{customer.id}"), KeyTemplate.Parse("{rk}"), new Dictionary<string, ColumnType>(), rules));
 
         Assert.Equal(

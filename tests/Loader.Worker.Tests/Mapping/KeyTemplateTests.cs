@@ -1,5 +1,6 @@
 using System.Text;
 using CsvHelper;
+using Loader.Worker.Csv;
 using Loader.Worker.Mapping;
 
 namespace Loader.Worker.Tests.Mapping;
@@ -48,9 +49,9 @@ public sealed class KeyTemplateTests
         var compiled = CompiledKeyTemplate.Compile(KeyTemplate.Parse("{a}|{b}"), index);
 
         using var full = RecordOf("a,b\nx,y\n");
-        Assert.Equal("x|y", compiled.Render(full, new string?[2], out _));
+        Assert.Equal("x|y", compiled.Render(new CsvFields(full), new string?[2], out _));
         using var partial = RecordOf("a,b\nx,\n");
-        Assert.Null(compiled.Render(partial, new string?[2], out var empty));
+        Assert.Null(compiled.Render(new CsvFields(partial), new string?[2], out var empty));
         Assert.Equal("b", empty);
     }
 
@@ -60,7 +61,7 @@ public sealed class KeyTemplateTests
         var compiled = CompiledKeyTemplate.Compile(KeyTemplate.Parse("{a}-{b}"), new Dictionary<string, int> { ["a"] = 0, ["b"] = 1 });
         using var record = RecordOf("a,b\n\"ü,\"\"q\"\"\",日本\n");
 
-        Assert.Equal("ü,\"q\"-日本", compiled.Render(record, new string?[2], out _));
+        Assert.Equal("ü,\"q\"-日本", compiled.Render(new CsvFields(record), new string?[2], out _));
     }
 
     [Fact]
@@ -70,7 +71,7 @@ public sealed class KeyTemplateTests
         using var record = RecordOf("z,a\nzero,one\n");
         var strings = new string?[2];
 
-        var key = compiled.Render(record, strings, out _);
+        var key = compiled.Render(new CsvFields(record), strings, out _);
 
         Assert.Equal("one", key);
         Assert.Same(key, strings[1]);

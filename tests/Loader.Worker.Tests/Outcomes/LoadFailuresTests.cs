@@ -1,10 +1,10 @@
 using Loader.Worker.Backends;
 using Loader.Worker.Checkpoints;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Outputs;
+using Loader.Worker.Records;
 
 namespace Loader.Worker.Tests.Outcomes;
 
@@ -17,7 +17,7 @@ public sealed class LoadFailuresTests
         { new InputRefusedException("Loader:Input 'x' is a folder."), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new InputFormatException("x.zip", "Loader:Input: 'x.zip' is a zip archive"), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new InputMismatchException("Loader:Input: the files under one prefix ..."), nameof(LoadOutcomeKind.InvalidConfiguration) },
-        { new CsvHeaderException("Input header: the input is empty"), nameof(LoadOutcomeKind.InvalidConfiguration) },
+        { new InputHeaderException("Input header: the input is empty"), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new CheckpointRefusedException("Loader:CheckpointPath 'c' belongs to another load"), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new OutputRefusedException(PreflightFailure.InvalidSetting, "Loader:RejectsPath: not a blob URL"), nameof(LoadOutcomeKind.InvalidConfiguration) },
         { new OutputRefusedException(PreflightFailure.Refused, "Loader:ReportPath: cannot write 'r'"), nameof(LoadOutcomeKind.Unavailable) },

@@ -29,6 +29,9 @@ internal static class CompressionChoice
         ["zstd"] = InputCompression.Zstd,
     };
 
+    /// <summary>Whether <paramref name="extension"/> (with its dot) names a codec, so the name's format is the extension before it.</summary>
+    public static bool IsCompressionExtension(string extension) => s_extensions.ContainsKey(extension);
+
     /// <summary>The codec of the part <paramref name="name"/> (a blob's <paramref name="contentEncoding"/> when it has one).</summary>
     /// <exception cref="InvalidOperationException">The blob's Content-Encoding is one the loader cannot decode.</exception>
     public static InputCompression For(InputCompression setting, string name, string? contentEncoding = null)

@@ -46,7 +46,7 @@ internal sealed partial class PlanCommand(
             return new CommandResult(LoadOutcomeKind.Unavailable, $"Loader:Shards:State: cannot write '{load.Store.Display}': {exception.Message}. Nothing was planned.");
         }
 
-        var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken).ConfigureAwait(false);
+        var source = await inputs.OpenAsync(settings.Input, settings.Csv.Compression, cancellationToken, settings.Format).ConfigureAwait(false);
         var input = source.Identify();
         var identity = ShardedLoad.Identity(settings);
         var manifest = await load.Store.ReadManifestAsync(cancellationToken).ConfigureAwait(false);

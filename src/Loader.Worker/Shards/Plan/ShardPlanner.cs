@@ -1,6 +1,6 @@
 using Loader.Worker.Configuration;
-using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
+using Loader.Worker.Pipeline;
 using Microsoft.Extensions.Logging;
 
 namespace Loader.Worker.Shards.Plan;
@@ -8,8 +8,8 @@ namespace Loader.Worker.Shards.Plan;
 /// <summary>
 /// Cuts an input into shards. Key shards are buckets of partition keys over the whole input. Range shards are the
 /// input's parts, each part larger than <c>Loader:Shards:TargetBytes</c> cut into ranges of about that size at record
-/// boundaries found by reading it once with the loader's own reader (<see cref="RecordCutFinder"/>), so a quoted field's
-/// line breaks never split a record and a stray quote is handled where the loader would handle it.
+/// boundaries found by reading it once with the loader's own reader of its format (<see cref="Records.IRecordFormat.FindCuts"/>:
+/// for CSV a quoted field's line breaks never split a record and a stray quote is handled where the loader would handle it).
 /// </summary>
 internal sealed partial class ShardPlanner(ILogger<ShardPlanner> logger)
 {
@@ -57,11 +57,7 @@ internal sealed partial class ShardPlanner(ILogger<ShardPlanner> logger)
         var clock = System.Diagnostics.Stopwatch.StartNew();
         // The reader reads synchronously, on a thread of its own rather than the caller's.
         var found = await Task.Run(
-            () =>
-            {
-                using var stream = part.Open(settings.Blob.ReadBlockSize);
-                return RecordCutFinder.Find(stream, settings.Csv, targets, cancellationToken);
-            },
+            () => RecordFormats.For(part.Format, settings).FindCuts(part, settings.Blob.ReadBlockSize, targets, cancellationToken),
             cancellationToken).ConfigureAwait(false);
         if (found is not { Cuts.Count: > 0 })
         {

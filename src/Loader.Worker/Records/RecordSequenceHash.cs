@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
 
-namespace Loader.Worker.Csv;
+namespace Loader.Worker.Records;
 
 /// <summary>
 /// A running fingerprint of the well-formed records read so far, in order: XxHash128 over each record's XxHash3, taken of
