@@ -4,6 +4,7 @@ using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
+using Loader.Worker.JsonLines;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Configuration;
@@ -153,6 +154,9 @@ internal sealed class LoaderOptions
     public TimeSpan ProgressInterval { get; set; } = TimeSpan.FromSeconds(5);
 
     public CsvOptions Csv { get; set; } = new();
+
+    /// <summary>How JSON Lines input becomes entities.</summary>
+    public JsonOptions Json { get; set; } = new();
 
     public RetryOptions Retry { get; set; } = new();
 

@@ -2,6 +2,7 @@ using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Csv;
+using Loader.Worker.JsonLines;
 using Loader.Worker.Mapping;
 using Loader.Worker.Storage.Blobs;
 using Microsoft.Extensions.Options;
@@ -17,6 +18,7 @@ namespace Loader.Worker.Configuration;
 internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
 {
     private readonly CsvOptionsValidator _csv = new(KeyOf(nameof(LoaderOptions.Csv)));
+    private readonly JsonOptionsValidator _json = new(KeyOf(nameof(LoaderOptions.Json)));
     private readonly RetryOptionsValidator _retry = new(KeyOf(nameof(LoaderOptions.Retry)));
     private readonly TelemetryOptionsValidator _telemetry = new(KeyOf(nameof(LoaderOptions.Telemetry)));
     private readonly BlobOptionsValidator _blob = new(KeyOf(nameof(LoaderOptions.Blob)));
@@ -63,6 +65,16 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         }
 
         failures.AddSection(_csv, options.Csv);
+        failures.AddSection(_json, options.Json);
+        if (!Enum.IsDefined(options.Format))
+        {
+            failures.Defined("Loader:Format", options.Format);
+        }
+
+        if (!Enum.IsDefined(options.Json.Nested))
+        {
+            failures.Defined("Loader:Json:Nested", options.Json.Nested);
+        }
         failures.AddSection(_retry, options.Retry);
         failures.AddSection(_telemetry, options.Telemetry);
         failures.AddSection(_blob, options.Blob);

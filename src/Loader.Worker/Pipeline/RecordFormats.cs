@@ -1,6 +1,7 @@
 using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
+using Loader.Worker.JsonLines;
 using Loader.Worker.Records;
 
 namespace Loader.Worker.Pipeline;
@@ -12,7 +13,13 @@ internal static class RecordFormats
     public static IRecordFormat For(InputFormat format, LoaderOptions settings) => format switch
     {
         InputFormat.Csv or InputFormat.Auto => new CsvFormat(settings.Csv),
+        InputFormat.JsonLines => new JsonLinesFormat(JsonSettings(settings)),
         _ => throw new InputRefusedException(
             $"Loader:Input is {FormatChoice.Describe(format)}, which this loader does not read yet; set Loader:Format to Csv if it is CSV after all."),
     };
+
+    /// <summary>Cosmos DB keeps nested objects and arrays (paths joined with its path separator nest again); Table Storage flattens or refuses them.</summary>
+    private static JsonLinesSettings JsonSettings(LoaderOptions settings) => settings.Backend == BackendKind.Cosmos
+        ? new JsonLinesSettings(settings.Cosmos.PathSeparator, KeepsJson: true, RefuseNested: false, settings.Csv.MaxRecordBytes)
+        : new JsonLinesSettings(settings.Json.FlattenSeparator, KeepsJson: false, RefuseNested: settings.Json.Nested == JsonNesting.Refuse, settings.Csv.MaxRecordBytes);
 }

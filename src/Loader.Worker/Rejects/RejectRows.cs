@@ -13,7 +13,7 @@ namespace Loader.Worker.Rejects;
 /// text when it could not be split into fields, and its line in this load's input. When the input is itself a rejects
 /// file, a row rejected again keeps the line and file it was first read from, and the text it was kept as.
 /// </summary>
-internal sealed class RejectRows
+internal sealed class RejectRows : IRejectLayout
 {
     private readonly int[] _dataColumns;
     private readonly int _fieldCount;
@@ -64,11 +64,10 @@ internal sealed class RejectRows
     /// <summary>The field separator the file is written with: the input's.</summary>
     public char Separator { get; }
 
-    /// <summary>The row of a rejected record, and the line a person is told it is on (where it was first read).</summary>
-    /// <param name="origin">Where the record is in this load's input.</param>
-    /// <param name="reason">Why it was rejected, as it may be written.</param>
-    /// <param name="recordText">The record as it stood in the input.</param>
-    /// <param name="split">Whether the record is whole and may be split into fields; false for one the reader could not split.</param>
+    public string ContentType => "text/csv";
+
+    public IRejectWriter Create(string path, long? keepUpToLine) => new CsvRejectWriter(path, this, keepUpToLine);
+
     public RejectRow Row(RowOrigin origin, string reason, string recordText, bool split)
     {
         var row = new string[Header.Count];

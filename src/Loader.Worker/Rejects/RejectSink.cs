@@ -1,8 +1,5 @@
-using System.Globalization;
 using System.Text;
-using CsvHelper;
 using Loader.Abstractions;
-using Loader.Worker.Csv;
 using Loader.Worker.Outputs;
 using Loader.Worker.Reporting;
 using Loader.Worker.Security;
@@ -11,9 +8,10 @@ using Microsoft.Extensions.Logging;
 namespace Loader.Worker.Rejects;
 
 /// <summary>
-/// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file, a CSV file
-/// in the input's own columns and delimiter that can be fixed and loaded again (<see cref="RejectRows"/>): each record's
-/// fields as read, then the reason (the loader's or the service's words, redacted) and where the row was first read.
+/// Where rows that cannot be written go: counted, logged (the first few), and appended to the rejects file, in the input's
+/// own format so it can be fixed and loaded again (<see cref="IRejectLayout"/>: a CSV file in the input's columns and
+/// delimiter, <see cref="RejectRows"/>, or JSON Lines, <see cref="JsonRejectRows"/>): each record as read, then the reason
+/// (the loader's or the service's words, redacted) and where the row was first read.
 /// When the rejects go to a blob they are written to a local file and published whole by <see cref="FlushAsync"/>. Once
 /// more than the allowed number of rows is rejected, <see cref="LimitExceeded"/> fires so the load stops. Thread-safe.
 /// </summary>
@@ -26,8 +24,8 @@ internal sealed partial class RejectSink : IDisposable
     private readonly ILogger _logger;
     private readonly Redaction _redaction;
     private readonly long _maxRejects;
-    private readonly RejectRows _rows;
-    private readonly CsvWriter? _writer;
+    private readonly IRejectLayout _rows;
+    private readonly IRejectWriter? _writer;
     private readonly string? _path;
     private readonly OutputFile? _publishTo;
     private readonly CancellationTokenSource _limitExceeded = new();
@@ -38,10 +36,10 @@ internal sealed partial class RejectSink : IDisposable
     /// <param name="statistics">Where rejects are counted.</param>
     /// <param name="logger">Where the first rejects are logged.</param>
     /// <param name="redaction">What a reason goes through before it is written; the record is evidence and is written as it stood.</param>
-    /// <param name="rows">How a record becomes a row of the file: the input's header and delimiter, and where its lines come from; when null, each record is kept as its text.</param>
+    /// <param name="rows">How a record becomes a row of the file, in the input's format (for CSV its header and delimiter) and where its lines come from; when null, each record is kept as its text.</param>
     /// <param name="keepUpToLine">When resuming: the rejects of an earlier run up to this line of the input stay in the file, later ones (which this run meets again) are dropped.</param>
     /// <param name="publishTo">Where the file is published by <see cref="FlushAsync"/> (a blob), when <paramref name="path"/> is a local working copy.</param>
-    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, Redaction redaction, RejectRows? rows = null, long? keepUpToLine = null, OutputFile? publishTo = null)
+    public RejectSink(string? path, long maxRejects, LoadStatistics statistics, ILogger<RejectSink> logger, Redaction redaction, IRejectLayout? rows = null, long? keepUpToLine = null, OutputFile? publishTo = null)
     {
         _statistics = statistics;
         _logger = logger;
@@ -53,55 +51,9 @@ internal sealed partial class RejectSink : IDisposable
         if (!string.IsNullOrWhiteSpace(path))
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-            var kept = keepUpToLine is { } line && File.Exists(path) ? EarlierRejects(path, line) : [];
-
-            // Rejects are evidence, and loaded again once fixed: written as they were, no formula escaping.
-            _writer = CsvWriter.ToFile(path, CsvWriterOptions.Default with { Injection = CsvInjection.None, NewLine = "\n", Separator = _rows.Separator });
-            _writer.WriteHeader([.. _rows.Header]);
-            foreach (var reject in kept)
-            {
-                _writer.WriteRecord(reject);
-            }
+            _writer = _rows.Create(path, keepUpToLine);
         }
     }
-
-    /// <summary>The rows of an earlier run's rejects file read on lines of the input up to <paramref name="line"/>, in this file's columns.</summary>
-    private List<string[]> EarlierRejects(string path, long line)
-    {
-        var kept = new List<string[]>();
-        using var reader = CsvReader.FromFile(path, CsvReaderOptions.Default with { Separator = _rows.Separator, HasHeader = true, DetectSeparatorHint = false });
-        var header = reader.Headers;
-        var inputLine = PositionIn(header, RejectColumns.InputLine);
-        var columns = _rows.Header.Select(name => PositionIn(header, name)).ToArray();
-        while (inputLine >= 0 && reader.Read())
-        {
-            if (long.TryParse(reader.GetString(inputLine), NumberStyles.None, CultureInfo.InvariantCulture, out var rejectLine) && rejectLine <= line)
-            {
-                kept.Add([.. columns.Select(column => column >= 0 && column < reader.FieldCount ? reader.GetString(column) : "")]);
-            }
-        }
-
-        return kept;
-    }
-
-    /// <summary>
-    /// Where a column is in an earlier run's file; one written before the rejects file had the input's columns
-    /// (<c>line,reason,record[,file,fileLine]</c>) has its reserved columns by their old names, so its rows are kept as their text.
-    /// </summary>
-    private static int PositionIn(IReadOnlyList<string> header, string column) =>
-        RejectColumns.PositionIn(header, column) is var position and >= 0 ? position
-        : s_earlierNames.TryGetValue(column, out var earlier) ? RejectColumns.PositionIn(header, earlier)
-        : -1;
-
-    private static readonly Dictionary<string, string> s_earlierNames = new(StringComparer.Ordinal)
-    {
-        [RejectColumns.Reason] = "reason",
-        [RejectColumns.Line] = "line",
-        [RejectColumns.File] = "file",
-        [RejectColumns.FileLine] = "fileLine",
-        [RejectColumns.Record] = "record",
-        [RejectColumns.InputLine] = "line",
-    };
 
     /// <summary>Cancelled when more than the allowed number of rows has been rejected.</summary>
     public CancellationToken LimitExceeded => _limitExceeded.Token;
@@ -126,7 +78,7 @@ internal sealed partial class RejectSink : IDisposable
             count = ++_count;
 
             // With no file, the reason reaches only the report and the log, which redact it themselves.
-            _writer?.WriteRecord(row.Fields);
+            _writer?.Write(row);
         }
 
         _statistics.Rejects.Add(row.Line, reason, recordText, origin.Line);
@@ -186,7 +138,7 @@ internal sealed partial class RejectSink : IDisposable
         if (_publishTo is not null && _path is not null)
         {
             var content = await File.ReadAllBytesAsync(_path, cancellationToken).ConfigureAwait(false);
-            await _publishTo.WriteAsync(new BinaryData(content), "text/csv", cancellationToken).ConfigureAwait(false);
+            await _publishTo.WriteAsync(new BinaryData(content), _rows.ContentType, cancellationToken).ConfigureAwait(false);
         }
     }
 

@@ -6,8 +6,8 @@ using Loader.Worker.Outputs;
 namespace Loader.Worker.Rejects;
 
 /// <summary>
-/// The input lines a load's rejects file lists (<see cref="RejectSink"/> writes it, in the input's delimiter): its
-/// <see cref="RejectColumns.InputLine"/> column, the row's line in the load's own input, found by name whatever columns
+/// The input lines a load's rejects file lists (<see cref="RejectSink"/> writes it, in the input's format and delimiter): its
+/// <see cref="RejectColumns.InputLine"/> column (in JSON Lines, member), the row's line in the load's own input, found by name whatever columns
 /// stand beside it; in a file of an earlier version, its <c>line</c> column.
 /// </summary>
 internal static class RejectedLinesFile
@@ -18,13 +18,19 @@ internal static class RejectedLinesFile
     /// <param name="file">The rejects file.</param>
     /// <param name="separator">Its field separator: the input's.</param>
     /// <param name="cancellationToken">Cancels reading it.</param>
+    /// <param name="jsonLines">Whether the load read JSON Lines, whose rejects file is JSON Lines too (<see cref="JsonRejectRows"/>).</param>
     /// <exception cref="InvalidDataException">It has no line column, or a line that is no number.</exception>
-    public static async Task<HashSet<long>?> ReadAsync(OutputFile file, char separator, CancellationToken cancellationToken)
+    public static async Task<HashSet<long>?> ReadAsync(OutputFile file, char separator, CancellationToken cancellationToken, bool jsonLines = false)
     {
         var content = await file.ReadAsync(cancellationToken).ConfigureAwait(false);
         if (content is null)
         {
             return null;
+        }
+
+        if (jsonLines)
+        {
+            return JsonLines(content.ToString(), file.Display);
         }
 
         using var reader = CsvReader.Create(content.ToStream(), new CsvReaderOptions { Separator = separator, HasHeader = true, DetectSeparatorHint = false }, leaveOpen: false);
@@ -42,6 +48,18 @@ internal static class RejectedLinesFile
             lines.Add(long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var line)
                 ? line
                 : throw new InvalidDataException($"'{file.Display}' lists '{text}' as a line, which is no line number."));
+        }
+
+        return lines;
+    }
+
+    private static HashSet<long> JsonLines(string content, string display)
+    {
+        var lines = new HashSet<long>();
+        foreach (var text in content.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            lines.Add(JsonRejectRows.InputLineOf(text)
+                ?? throw new InvalidDataException($"'{display}' holds a line without a '{RejectColumns.InputLine}' number: it is not a JSON Lines rejects file of the loader."));
         }
 
         return lines;

@@ -32,10 +32,10 @@ internal sealed partial class RejectsOutput(
     private readonly ILogger _logger = loggerFactory.CreateLogger<RejectsOutput>();
 
     /// <param name="keepUpToLine">When resuming: the earlier run's rejects up to this line are kept.</param>
-    /// <param name="rows">How a record becomes a row of the file: the input's header and delimiter, where its lines come from.</param>
+    /// <param name="rows">How a record becomes a row of the file, in the input's format, and where its lines come from.</param>
     /// <param name="cancellationToken">Cancels fetching the earlier run's file.</param>
     /// <exception cref="OutputRefusedException">The setting cannot be right, or the earlier run's file could not be read.</exception>
-    public async Task<RejectSink> OpenAsync(long? keepUpToLine, RejectRows rows, CancellationToken cancellationToken)
+    public async Task<RejectSink> OpenAsync(long? keepUpToLine, IRejectLayout rows, CancellationToken cancellationToken)
     {
         var logger = loggerFactory.CreateLogger<RejectSink>();
         switch (outputs.For("Loader:RejectsPath", rejectsPath))
@@ -45,7 +45,7 @@ internal sealed partial class RejectsOutput(
             case LocalOutputFile:
                 return new RejectSink(rejectsPath, maxRejects, statistics, logger, redaction, rows, keepUpToLine);
             case var blob:
-                var workingCopy = Path.Combine(Path.GetTempPath(), $"loader-rejects-{Guid.NewGuid():N}.csv");
+                var workingCopy = Path.Combine(Path.GetTempPath(), $"loader-rejects-{Guid.NewGuid():N}.tmp");
                 if (keepUpToLine is not null && await ReadAsync(blob, cancellationToken).ConfigureAwait(false) is { } earlier)
                 {
                     await File.WriteAllBytesAsync(workingCopy, earlier.ToMemory(), cancellationToken).ConfigureAwait(false);

@@ -35,12 +35,13 @@ internal sealed class ShardScope(LoadManifest manifest, ShardSpec spec) : IShard
 
         var wholePart = spec.Start == 0 && spec.End == part.Length;
         InputPart shardPart = wholePart ? part : new RangePart(part, spec.HeaderBytes, spec.Start, spec.End) { Format = part.Format };
-        // Rejects name the part and its own line: the shard's line 2 is the part's FirstLine (line 1 is the header).
+        // Rejects name the part and its own line: the shard's line 2 is the part's FirstLine (line 1 is the header); a
+        // format without a header (JSON Lines) starts the range on it.
         var lines = new InputLineMap { HasSeveralParts = true };
         lines.PartStarts(part.Name, firstLine: 1, ownLine: 1);
         if (spec.Start > 0)
         {
-            lines.PartStarts(part.Name, firstLine: 2, ownLine: spec.FirstLine);
+            lines.PartStarts(part.Name, firstLine: spec.HeaderBytes > 0 ? 2 : 1, ownLine: spec.FirstLine);
         }
 
         return new InputSource($"{source.Display} {spec.Describe()}", [shardPart], lines);

@@ -24,9 +24,9 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
         long sequence = 0;
         foreach (var scope in scopes)
         {
-            var rejected = await RejectedLinesAsync(scope.RejectsFiles, cancellationToken).ConfigureAwait(false);
             var input = new LoadInput(opener, settings, backend, scope.Shard is null ? null : scope.Shard.Narrow);
             var source = await input.FindAsync(cancellationToken).ConfigureAwait(false);
+            var rejected = await RejectedLinesAsync(scope.RejectsFiles, source.Format, cancellationToken).ConfigureAwait(false);
             using var reader = input.OpenReader(source);
             var createMapper = input.Mappers(input.Fit(reader.Columns), reader, source.Format);
             using var mappers = new ThreadLocal<EntityMapper>(createMapper);
@@ -54,13 +54,13 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
     }
 
     /// <summary>The lines the rejects files list; a file not there lists none (the load rejected nothing there, or has not run).</summary>
-    private async Task<HashSet<long>> RejectedLinesAsync(IReadOnlyList<string> files, CancellationToken cancellationToken)
+    private async Task<HashSet<long>> RejectedLinesAsync(IReadOnlyList<string> files, InputFormat format, CancellationToken cancellationToken)
     {
         var lines = new HashSet<long>();
         foreach (var setting in files)
         {
             var file = outputs.For("Loader:RejectsPath", setting)!;
-            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken).ConfigureAwait(false) is { } listed)
+            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken, jsonLines: format == InputFormat.JsonLines).ConfigureAwait(false) is { } listed)
             {
                 lines.UnionWith(listed);
             }
