@@ -10,13 +10,13 @@ namespace Loader.Worker.JsonLines;
 /// '\r' before it dropped, blank lines passed over but counted. The columns are the paths of the first object; a later
 /// object's other paths are its fields beyond them. A line that is not one object (bad JSON, a scalar, an array, a name
 /// given twice, a line longer than the limit) comes back malformed, with its text, and reading goes on with the next.
-/// Records are parsed on the reading thread and mapped on up to <c>parallelism</c> threads, in order. Record numbers
+/// Records are parsed on the reading thread and mapped, a chunk at a time, on up to <c>parallelism</c> threads, in order. Record numbers
 /// count well-formed objects; lines count every line.
 /// </summary>
 internal sealed class JsonLinesReader : IRecordReader
 {
     private const int BufferSize = 256 * 1024;
-    private const int ChunkSize = 256;
+    private const int ChunkSize = 1024;
 
     // What a rejected line that is too long keeps of its text.
     private const int KeptTextBytes = 4096;
@@ -128,14 +128,42 @@ internal sealed class JsonLinesReader : IRecordReader
             yield break;
         }
 
-        var mapped = Chunks().AsParallel().AsOrdered().WithDegreeOfParallelism(parallelism).WithMergeOptions(ParallelMergeOptions.NotBuffered)
-            .Select(chunk => Array.ConvertAll(chunk, item => Map(item, map)));
-        foreach (var chunk in mapped)
+        // A chunk is read and parsed on this thread, then mapped on the threads; a failure of the input is thrown here,
+        // after every record before it was given out.
+        var chunk = new List<Item>(ChunkSize);
+        var results = new RecordResult<T>[ChunkSize];
+        var options = new ParallelOptions { MaxDegreeOfParallelism = parallelism };
+        Exception? failure = null;
+        while (failure is null)
         {
-            foreach (var result in chunk)
+            chunk.Clear();
+            try
             {
-                yield return result;
+                while (chunk.Count < ChunkSize && Next() is { } item)
+                {
+                    chunk.Add(item);
+                }
             }
+            catch (IOException exception)
+            {
+                failure = exception;
+            }
+
+            if (chunk.Count == 0)
+            {
+                break;
+            }
+
+            Parallel.For(0, chunk.Count, options, i => results[i] = Map(chunk[i], map));
+            for (var i = 0; i < chunk.Count; i++)
+            {
+                yield return results[i];
+            }
+        }
+
+        if (failure is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure);
         }
     }
 
@@ -150,25 +178,6 @@ internal sealed class JsonLinesReader : IRecordReader
 
     private static RecordResult<T> Map<T>(Item item, IRecordMapper<T> map) =>
         item.Line is { } line ? new RecordResult<T>(map.Map(new JsonFields(line)), null) : new RecordResult<T>(default, item.Malformed);
-
-    private IEnumerable<Item[]> Chunks()
-    {
-        var chunk = new List<Item>(ChunkSize);
-        while (Next() is { } item)
-        {
-            chunk.Add(item);
-            if (chunk.Count == ChunkSize)
-            {
-                yield return [.. chunk];
-                chunk.Clear();
-            }
-        }
-
-        if (chunk.Count > 0)
-        {
-            yield return [.. chunk];
-        }
-    }
 
     private Item? Next() => _pending.TryDequeue(out var pending) ? pending : NextItem(first: false);
 

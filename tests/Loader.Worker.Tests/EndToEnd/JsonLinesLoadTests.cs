@@ -227,6 +227,24 @@ public sealed class JsonLinesLoadTests(BlobAzuriteFixture azurite, CosmosStandIn
         }
     }
 
+    [Fact]
+    public async Task An_estimate_reads_json_lines_as_the_load_does()
+    {
+        var input = _directory.File("estimate.jsonl");
+        await File.WriteAllTextAsync(input, Lines(1, 600) + "[1]\n", _cancellation);
+        var settings = TableSettings(input, AzuriteFixture.UniqueTableName("jlestimate"));
+        settings["Loader:RowKey"] = "{id}";
+        settings["Loader:LogFormat"] = "Text";
+        settings["Loader:Estimate:RampTime"] = "00:00:00";
+
+        await using var estimate = LoaderProcess.Start("--estimate", settings);
+        var exit = await estimate.WaitForExitAsync(s_timeout, _cancellation);
+
+        Assert.True(exit == ExitCodes.Success, estimate.Output + estimate.Error);
+        Assert.Matches(@"rows read\s+601\b", estimate.Output);
+        Assert.Matches(@"rows to write\s+600\s+1 rejected", estimate.Output);
+    }
+
     /// <summary>Objects numbered <paramref name="first"/> to <paramref name="last"/>, one per line.</summary>
     private static string Lines(int first, int last) => new StringBuilder().AppendJoin("", Enumerable.Range(first, last - first + 1).Select(i => string.Create(CultureInfo.InvariantCulture,
         $"{{\"pk\":\"p{i % 5}\",\"id\":\"r{i:D6}\",\"n\":{i},\"s\":\"row {i} \\u00e9\",\"customer\":{{\"id\":{i},\"address\":{{\"city\":\"{(i % 2 == 0 ? "Oslo" : "Lima")}\"}}}}}}\n"))).ToString();

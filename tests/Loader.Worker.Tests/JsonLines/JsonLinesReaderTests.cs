@@ -163,4 +163,38 @@ public sealed class JsonLinesReaderTests
         Assert.StartsWith("bad line 2 after record 1: the line is longer than Loader:Csv:MaxRecordBytes (100,000 bytes)", results[1], StringComparison.Ordinal);
         Assert.Equal("#2@3 k:Number:2", results[2]);
     }
+
+    /// <summary>A stream that fails after its first <paramref name="good"/> bytes, as a damaged or cut input does.</summary>
+    private sealed class FailingStream(byte[] good) : MemoryStream(good)
+    {
+        public override int Read(byte[] buffer, int offset, int count) =>
+            base.Read(buffer, offset, count) is var read && read > 0 ? read : throw new IOException("the input failed here");
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(3)]
+    public void A_failing_input_gives_out_every_whole_record_before_the_failure_then_throws(int threads)
+    {
+        var text = new StringBuilder();
+        for (var i = 1; i <= 5_000; i++)
+        {
+            text.Append("{\"k\":").Append(i).Append("}\n");
+        }
+
+        using var reader = JsonLinesReader.Open(new FailingStream(Encoding.UTF8.GetBytes(text.ToString())[..^5]), s_cosmos);
+        var read = new List<string>();
+
+        var failure = Assert.Throws<IOException>(() =>
+        {
+            foreach (var result in reader.ReadAll(new Describe(reader.Columns), threads))
+            {
+                read.Add(string.Join(" ", result.Value!));
+            }
+        });
+
+        Assert.Equal("the input failed here", failure.Message);
+        Assert.Equal(4_999, read.Count); // the last line is cut: the failure comes before its end
+        Assert.Equal("#4999@4999 k:Number:4999", read[^1]);
+    }
 }
