@@ -14,4 +14,7 @@ public enum ColumnType
 
     /// <summary>A JSON value (object, array, number, string, true, false, null) embedded as it is: Cosmos DB only.</summary>
     Json,
+
+    /// <summary>Bytes: Edm.Binary in Table Storage, base64 text in Cosmos DB. Read from Parquet BYTE_ARRAY columns; not a CSV column type.</summary>
+    Binary,
 }

@@ -31,6 +31,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         PropertyName.TypeTag tag => tag.Name,
         NamedGuid guid => guid.Name,
         NamedJson json => json.Name,
+        NamedBinary binary => binary.Name,
         _ => throw new InvalidOperationException("an uninitialized property has no name"),
     };
 
@@ -40,6 +41,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         PropertyName.TypeTag tag => tag.Type,
         NamedGuid => ColumnType.Guid,
         NamedJson => ColumnType.Json,
+        NamedBinary => ColumnType.Binary,
         _ => throw new InvalidOperationException("an uninitialized property has no type"),
     };
 
@@ -54,6 +56,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         ColumnType.DateTime => AsDateTime(),
         ColumnType.Guid => AsGuid(),
         ColumnType.Json => AsJson(),
+        ColumnType.Binary => AsBinary().ToArray(),
         _ => throw new InvalidOperationException($"unknown column type {Type}"),
     };
 
@@ -77,6 +80,9 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     /// <summary>A JSON value as its text, which the caller has checked is one well-formed value; boxed like a Guid.</summary>
     public static EntityProperty FromJson(PropertyName name, string json) => new(0, new NamedJson(name, json ?? throw new ArgumentNullException(nameof(json))));
 
+    /// <summary>Bytes, which the property keeps (the caller hands over the array); boxed like a Guid.</summary>
+    public static EntityProperty FromBinary(PropertyName name, byte[] value) => new(0, new NamedBinary(name, value ?? throw new ArgumentNullException(nameof(value))));
+
     public static EntityProperty FromString(string name, string value) => FromString(PropertyName.Of(name), value);
 
     public static EntityProperty FromInt32(string name, int value) => FromInt32(PropertyName.Of(name), value);
@@ -93,6 +99,8 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
 
     public static EntityProperty FromJson(string name, string json) => FromJson(PropertyName.Of(name), json);
 
+    public static EntityProperty FromBinary(string name, byte[] value) => FromBinary(PropertyName.Of(name), value);
+
     /// <summary>Creates a property from a boxed value of the type's CLR type (for tests and tools).</summary>
     public static EntityProperty From(string name, ColumnType type, object value) => type switch
     {
@@ -104,6 +112,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         ColumnType.DateTime => FromDateTime(name, (DateTime)value),
         ColumnType.Guid => FromGuid(name, (Guid)value),
         ColumnType.Json => FromJson(name, (string)value),
+        ColumnType.Binary => FromBinary(name, (byte[])value),
         _ => throw new ArgumentOutOfRangeException(nameof(type), type, "unknown column type"),
     };
 
@@ -157,6 +166,13 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         return ((NamedJson)_reference).Json;
     }
 
+    /// <summary>The bytes.</summary>
+    public ReadOnlyMemory<byte> AsBinary()
+    {
+        Expect(ColumnType.Binary);
+        return ((NamedBinary)_reference).Value;
+    }
+
     private void Expect(ColumnType type)
     {
         if (Type != type)
@@ -181,4 +197,12 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     private sealed record NamedGuid(PropertyName Name, Guid Value);
 
     private sealed record NamedJson(PropertyName Name, string Json);
+
+    // Equal by the bytes, not the array, as the other types are equal by value.
+    private sealed record NamedBinary(PropertyName Name, byte[] Value)
+    {
+        public bool Equals(NamedBinary? other) => other is not null && ReferenceEquals(Name, other.Name) && Value.AsSpan().SequenceEqual(other.Value);
+
+        public override int GetHashCode() => HashCode.Combine(Name, Value.Length);
+    }
 }

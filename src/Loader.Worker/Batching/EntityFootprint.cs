@@ -33,6 +33,7 @@ internal static class EntityFootprint
                 ColumnType.String => StringBytes(property.AsString()),
                 ColumnType.Json => BoxBytes + StringBytes(property.AsJson()),
                 ColumnType.Guid => BoxBytes,
+                ColumnType.Binary => BoxBytes + ArrayOverhead + property.AsBinary().Length,
                 _ => 0,
             };
         }

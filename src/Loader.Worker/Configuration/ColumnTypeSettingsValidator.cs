@@ -19,7 +19,7 @@ internal sealed class ColumnTypeSettingsValidator(IConfiguration configuration) 
             var text = column.Value?.Trim();
             if (string.IsNullOrEmpty(text) || !IsColumnType(text))
             {
-                failures.Add($"Loader:Columns:{column.Key} '{text}' is not a column type: use {string.Join(", ", Enum.GetNames<ColumnType>())} (decimal numbers are Double).");
+                failures.Add($"Loader:Columns:{column.Key} '{text}' is not a column type: use {string.Join(", ", Enum.GetNames<ColumnType>().Where(type => type != nameof(ColumnType.Binary)))} (decimal numbers are Double).");
             }
         }
 
@@ -27,5 +27,7 @@ internal sealed class ColumnTypeSettingsValidator(IConfiguration configuration) 
     }
 
     private static bool IsColumnType(string text) =>
-        !char.IsAsciiDigit(text[0]) && text[0] is not ('-' or '+') && Enum.TryParse<ColumnType>(text, ignoreCase: true, out var type) && Enum.IsDefined(type);
+        !char.IsAsciiDigit(text[0]) && text[0] is not ('-' or '+') && Enum.TryParse<ColumnType>(text, ignoreCase: true, out var type) && Enum.IsDefined(type)
+        // Binary is what a Parquet BYTE_ARRAY column is read as; no text converts to it.
+        && type != ColumnType.Binary;
 }

@@ -1,4 +1,5 @@
 using Azure.Storage.Blobs;
+using Azure.Storage.Blobs.Models;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Inputs;
@@ -9,6 +10,17 @@ internal sealed record BlobPart(BlobClient Client, InputBlob Blob) : InputPart(B
     public override string? Version => Blob.ETag.ToString();
 
     protected override Stream OpenStored(int bufferSize) => new BlobReadStream(Client, Blob, bufferSize);
+
+    /// <summary>
+    /// The SDK's seekable blob stream: each read past its buffer fetches the next <paramref name="bufferSize"/> bytes by a
+    /// ranged download, pinned to the ETag the load began with. Forward-only <see cref="BlobReadStream"/> cannot seek.
+    /// </summary>
+    public override Stream OpenSeekable(int bufferSize) =>
+        Client.OpenRead(new BlobOpenReadOptions(allowModifications: false)
+        {
+            BufferSize = bufferSize,
+            Conditions = new BlobRequestConditions { IfMatch = Blob.ETag },
+        });
 
     public override bool CanOpenRange => Compression == InputCompression.None;
 

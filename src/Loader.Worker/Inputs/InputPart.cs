@@ -30,6 +30,13 @@ internal abstract record InputPart(string Name, long Length)
     /// <summary>Opens the part's bytes as stored.</summary>
     protected abstract Stream OpenStored(int bufferSize);
 
+    /// <summary>
+    /// Opens the part's bytes as stored for reading at any position (a Parquet file is read from its footer back to
+    /// its row groups): each read fetches what it needs, at most <paramref name="bufferSize"/> at a time, never the whole part.
+    /// </summary>
+    public virtual Stream OpenSeekable(int bufferSize) =>
+        throw new InputRefusedException($"Loader:Input '{Name}' cannot be read at any position, which a Parquet file needs (its footer, at the end, locates its rows): copy it to a file or a blob and load that.");
+
     /// <summary>Whether <see cref="OpenRange"/> can read a byte range of the part, so a range shard can start inside it: never a compressed part's.</summary>
     public virtual bool CanOpenRange => false;
 

@@ -14,6 +14,9 @@ internal sealed record LocalFilePart(string Path, long Length) : InputPart(Syste
     protected override Stream OpenStored(int bufferSize) =>
         new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
 
+    public override Stream OpenSeekable(int bufferSize) =>
+        new FileStream(Path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: Math.Clamp(bufferSize, 1, 1024 * 1024), FileOptions.RandomAccess);
+
     public override bool CanOpenRange => Compression == InputCompression.None;
 
     public override Stream OpenRange(long start, long end, int bufferSize)

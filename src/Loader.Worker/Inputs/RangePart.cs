@@ -13,6 +13,9 @@ internal sealed record RangePart(InputPart Whole, long HeaderBytes, long Start, 
 
     public override DateTimeOffset? LastModified => Whole.LastModified;
 
+    /// <summary>The whole part: a range of a Parquet file is a range of its row groups, which its footer locates.</summary>
+    public override Stream OpenSeekable(int bufferSize) => Whole.OpenSeekable(bufferSize);
+
     protected override Stream OpenStored(int bufferSize)
     {
         if (Start == 0 || HeaderBytes == 0)

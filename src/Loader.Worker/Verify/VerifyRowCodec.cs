@@ -89,6 +89,10 @@ internal static class VerifyRowCodec
             case ColumnType.Json:
                 writer.Write(property.AsJson());
                 break;
+            case ColumnType.Binary:
+                writer.Write7BitEncodedInt(property.AsBinary().Length);
+                writer.Write(property.AsBinary().Span);
+                break;
             default:
                 throw new ArgumentOutOfRangeException(nameof(property), property.Type, "unknown column type");
         }
@@ -108,6 +112,7 @@ internal static class VerifyRowCodec
             ColumnType.DateTime => EntityProperty.FromDateTime(name, new DateTime(reader.ReadInt64(), DateTimeKind.Utc)),
             ColumnType.Guid => EntityProperty.FromGuid(name, new Guid(reader.ReadBytes(16))),
             ColumnType.Json => EntityProperty.FromJson(name, reader.ReadString()),
+            ColumnType.Binary => EntityProperty.FromBinary(name, reader.ReadBytes(reader.Read7BitEncodedInt())),
             _ => throw new InvalidDataException($"an encoded row holds an unknown column type {type}"),
         };
     }

@@ -29,7 +29,7 @@ public sealed class FolderDependencyTests(ITestOutputHelper output)
         ["Outputs"],
         ["Configuration"],
         ["Mapping"],
-        ["Csv", "JsonLines", "Batching"],
+        ["Csv", "JsonLines", "Parquet", "Batching"],
         ["Records"],
         ["Inputs"],
         ["Backends"],

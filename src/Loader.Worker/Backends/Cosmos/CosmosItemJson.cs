@@ -199,6 +199,9 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
             case ColumnType.Guid:
                 writer.WriteString(name, property.AsGuid().ToString("D"));
                 break;
+            case ColumnType.Binary:
+                writer.WriteBase64String(name, property.AsBinary().Span);
+                break;
             case ColumnType.Json:
                 // Checked to be one JSON value when the row was mapped.
                 writer.WritePropertyName(name);

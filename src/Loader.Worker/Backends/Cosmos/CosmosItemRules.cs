@@ -144,6 +144,9 @@ internal static class CosmosItemRules
                 case ColumnType.DateTime or ColumnType.Guid:
                     bytes += 40;
                     break;
+                case ColumnType.Binary:
+                    bytes += ((property.AsBinary().Length + 2) / 3 * 4) + 2;
+                    break;
                 default:
                     bytes += 24;
                     break;

@@ -53,6 +53,7 @@ internal sealed class CosmosPatch(string pathSeparator, bool writesTimeToLive = 
                 ColumnType.Boolean => PatchOperation.Set(path, property.AsBoolean()),
                 ColumnType.DateTime => PatchOperation.Set(path, JsonText.UtcDateTime(property.AsDateTime())),
                 ColumnType.Guid => PatchOperation.Set(path, property.AsGuid().ToString("D")),
+                ColumnType.Binary => PatchOperation.Set(path, Convert.ToBase64String(property.AsBinary().Span)),
                 _ => throw new ArgumentOutOfRangeException(nameof(entity), property.Type, "unknown column type"),
             };
         }

@@ -77,6 +77,7 @@ internal static class TableEntityComparison
             _ => false,
         },
         ColumnType.Guid => stored is Guid guid && guid == property.AsGuid(),
+        ColumnType.Binary => stored is byte[] bytes && property.AsBinary().Span.SequenceEqual(bytes),
         _ => false,
     };
 

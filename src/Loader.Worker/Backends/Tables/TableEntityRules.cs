@@ -59,6 +59,17 @@ internal sealed class TableEntityRules(int tableUrlBytes)
                     storedBytes += 8;
                     payloadBytes += 30;
                     break;
+                case ColumnType.Binary:
+                    var bytes = property.AsBinary().Length;
+                    if (bytes > TableLimits.MaxBinaryLength)
+                    {
+                        return new EntityInspection(0, string.Create(CultureInfo.InvariantCulture,
+                            $"column '{property.Name}': {bytes:N0} bytes, more than the {TableLimits.MaxBinaryLength:N0} (64 KiB) a binary property may hold"));
+                    }
+
+                    storedBytes += bytes + 4;
+                    payloadBytes += ((bytes + 2) / 3 * 4) + 20;
+                    break;
                 case ColumnType.Guid:
                     storedBytes += 16;
                     payloadBytes += 38;

@@ -25,6 +25,9 @@ internal static class TableLimits
     /// <summary>String properties hold up to 64 KiB of UTF-16: 32,768 characters.</summary>
     public const int MaxStringLength = 32 * 1024;
 
+    /// <summary>Bytes a binary property may hold: 64 KiB.</summary>
+    public const int MaxBinaryLength = 64 * 1024;
+
     public const int MaxPropertyNameLength = 255;
 
     public static readonly IReadOnlySet<string> SystemPropertyNames = new HashSet<string>(["PartitionKey", "RowKey", "Timestamp"], StringComparer.Ordinal);

@@ -160,6 +160,10 @@ internal sealed class TableTransactionBody
                     json.WriteString(name, property.AsGuid());
                     Annotate(json, name, "Edm.Guid"u8);
                     break;
+                case ColumnType.Binary:
+                    json.WriteBase64String(name, property.AsBinary().Span);
+                    Annotate(json, name, "Edm.Binary"u8);
+                    break;
                 default:
                     throw new ArgumentOutOfRangeException(nameof(entity), property.Type, "unknown column type");
             }

@@ -1,0 +1,23 @@
+using Loader.Abstractions;
+using Parquet.Schema;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>
+/// One column of a Parquet input as the loader writes it: a leaf of the file's schema (a struct's leaves are named by
+/// their path, joined with the store's path separator), or a list of leaves written as one JSON array.
+/// </summary>
+/// <param name="Name">The column's name: what templates and <c>Loader:Columns</c> name, and the property written.</param>
+/// <param name="Leaf">The Parquet leaf the values are read from.</param>
+/// <param name="Kind">How the leaf's values are read and converted.</param>
+/// <param name="Type">The store type written.</param>
+/// <param name="List">The list holding the leaf, when the column is a list; null for a single value.</param>
+/// <param name="ParquetType">The Parquet type as messages name it (<c>INT64</c>, <c>DECIMAL(38,9)</c>, <c>LIST&lt;STRING&gt;</c>).</param>
+internal sealed record ParquetColumn(string Name, DataField Leaf, ParquetValueKind Kind, ColumnType Type, ListField? List, string ParquetType)
+{
+    /// <summary>The name as properties hold it, registered once.</summary>
+    public PropertyName Property { get; } = PropertyName.Of(Name);
+
+    /// <summary>The store type of a list's elements, as each stands in its JSON array; the column's own type for a single value.</summary>
+    public ColumnType ElementType { get; init; } = Type;
+}

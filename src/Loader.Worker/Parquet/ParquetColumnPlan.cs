@@ -1,0 +1,203 @@
+using System.Globalization;
+using Loader.Abstractions;
+using Parquet.Data;
+using Parquet.Meta;
+using Parquet.Schema;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>
+/// The columns of a Parquet file as the loader writes them, decided from its schema before a row is read. A column of a
+/// type no store type holds (INTERVAL, a map, a list of structs or of lists) is refused here, naming it, so the load
+/// stops at start (exit 2) rather than dropping it.
+/// </summary>
+internal sealed class ParquetColumnPlan
+{
+    private ParquetColumnPlan(IReadOnlyList<ParquetColumn> columns) => Columns = columns;
+
+    /// <summary>The columns in schema order.</summary>
+    public IReadOnlyList<ParquetColumn> Columns { get; }
+
+    /// <summary>The columns' names, in order: what templates and <c>Loader:Columns</c> are checked against.</summary>
+    public IReadOnlyList<string> Names => Columns.Select(column => column.Name).ToArray();
+
+    /// <summary>Plans the columns of <paramref name="schema"/>; throws <see cref="ParquetSchemaException"/> naming the first column that cannot be written.</summary>
+    /// <param name="schema">The file's schema.</param>
+    /// <param name="file">The file, as messages name it.</param>
+    /// <param name="decimals">What DECIMAL columns are written as.</param>
+    /// <param name="pathSeparator">Joins the names of a struct and its fields (<c>address.city</c>).</param>
+    public static ParquetColumnPlan Create(ParquetSchema schema, string file, ParquetDecimalMode decimals, string pathSeparator)
+    {
+        ArgumentNullException.ThrowIfNull(schema);
+        var columns = new List<ParquetColumn>();
+        var refused = new List<string>();
+        foreach (var field in schema.Fields)
+        {
+            Add(field, prefix: null, columns, refused, decimals, pathSeparator);
+        }
+
+        if (refused.Count > 0)
+        {
+            throw new ParquetSchemaException($"'{file}' has {(refused.Count == 1 ? "a column" : $"{refused.Count} columns")} the loader cannot write: {string.Join("; ", refused)}.");
+        }
+
+        if (columns.Count == 0)
+        {
+            throw new ParquetSchemaException($"'{file}' has no columns.");
+        }
+
+        return new ParquetColumnPlan(columns);
+    }
+
+    private static void Add(Field field, string? prefix, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals, string separator)
+    {
+        var name = prefix is null ? field.Name : prefix + separator + field.Name;
+        switch (field)
+        {
+            case DataField { IsArray: true } repeated:
+                // A legacy repeated leaf (no LIST group) is a list of its values.
+                AddLeaf(name, repeated, list: null, repeatedLeaf: true, columns, refused, decimals);
+                break;
+            case DataField leaf:
+                AddLeaf(name, leaf, list: null, repeatedLeaf: false, columns, refused, decimals);
+                break;
+            case StructField group:
+                foreach (var child in group.Fields)
+                {
+                    Add(child, name, columns, refused, decimals, separator);
+                }
+
+                break;
+            case ListField { Item: DataField { IsArray: false } item } list:
+                AddLeaf(name, item, list, repeatedLeaf: false, columns, refused, decimals);
+                break;
+            case ListField list:
+                refused.Add($"'{name}' is a list of {(list.Item is StructField ? "structs" : list.Item is MapField ? "maps" : "lists")}, which no store type holds as one value");
+                break;
+            case MapField:
+                refused.Add($"'{name}' is a MAP, which no store type holds");
+                break;
+            default:
+                refused.Add($"'{name}' is a {field.SchemaType} field, which no store type holds");
+                break;
+        }
+    }
+
+    private static void AddLeaf(string name, DataField leaf, ListField? list, bool repeatedLeaf, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
+    {
+        if (KindOf(leaf) is not { } kind)
+        {
+            refused.Add($"'{name}' is {Describe(leaf)}, which no store type holds");
+            return;
+        }
+
+        if (leaf.MaxRepetitionLevel > 1)
+        {
+            refused.Add($"'{name}' is a list within a list, which no store type holds as one value");
+            return;
+        }
+
+        var described = Describe(leaf);
+        var isList = list is not null || repeatedLeaf || leaf.MaxRepetitionLevel == 1;
+        var type = isList ? ColumnType.Json : TypeOf(kind, decimals);
+        columns.Add(new ParquetColumn(name, leaf, kind, type, list, isList ? $"LIST<{described}>" : described) { ElementType = TypeOf(kind, decimals) });
+    }
+
+    /// <summary>The store type a single value of <paramref name="kind"/> is written as.</summary>
+    internal static ColumnType TypeOf(ParquetValueKind kind, ParquetDecimalMode decimals) => kind switch
+    {
+        ParquetValueKind.Boolean => ColumnType.Boolean,
+        ParquetValueKind.SByte or ParquetValueKind.Byte or ParquetValueKind.Int16 or ParquetValueKind.UInt16 or ParquetValueKind.Int32 => ColumnType.Int32,
+        ParquetValueKind.UInt32 or ParquetValueKind.Int64 or ParquetValueKind.UInt64 => ColumnType.Int64,
+        ParquetValueKind.Half or ParquetValueKind.Single or ParquetValueKind.Double => ColumnType.Double,
+        ParquetValueKind.Decimal or ParquetValueKind.BigDecimal => decimals == ParquetDecimalMode.Double ? ColumnType.Double : ColumnType.String,
+        ParquetValueKind.Timestamp or ParquetValueKind.Date => ColumnType.DateTime,
+        ParquetValueKind.Guid => ColumnType.Guid,
+        ParquetValueKind.Binary => ColumnType.Binary,
+        ParquetValueKind.String or ParquetValueKind.TimeMillis or ParquetValueKind.TimeMicros or ParquetValueKind.TimeNanos => ColumnType.String,
+        _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "unknown Parquet value kind"),
+    };
+
+    private static ParquetValueKind? KindOf(DataField leaf)
+    {
+        if (leaf is TimeDataField time)
+        {
+            return time.Precision switch
+            {
+                TimeUnitPrecision.Millis => ParquetValueKind.TimeMillis,
+                TimeUnitPrecision.Micros => ParquetValueKind.TimeMicros,
+                TimeUnitPrecision.Nanos => ParquetValueKind.TimeNanos,
+                _ => null,
+            };
+        }
+
+        if (leaf.SchemaElement is { } element && element.LogicalType?.TIME is null
+            && element.ConvertedType is ConvertedType.TIME_MILLIS)
+        {
+            return ParquetValueKind.TimeMillis;
+        }
+
+        if (leaf.SchemaElement?.ConvertedType is ConvertedType.TIME_MICROS)
+        {
+            return ParquetValueKind.TimeMicros;
+        }
+
+        var type = leaf.ClrType;
+        return type == typeof(bool) ? ParquetValueKind.Boolean
+            : type == typeof(sbyte) ? ParquetValueKind.SByte
+            : type == typeof(byte) ? ParquetValueKind.Byte
+            : type == typeof(short) ? ParquetValueKind.Int16
+            : type == typeof(ushort) ? ParquetValueKind.UInt16
+            : type == typeof(int) ? ParquetValueKind.Int32
+            : type == typeof(uint) ? ParquetValueKind.UInt32
+            : type == typeof(long) ? ParquetValueKind.Int64
+            : type == typeof(ulong) ? ParquetValueKind.UInt64
+            : type == typeof(Half) ? ParquetValueKind.Half
+            : type == typeof(float) ? ParquetValueKind.Single
+            : type == typeof(double) ? ParquetValueKind.Double
+            : type == typeof(decimal) ? ParquetValueKind.Decimal
+            : type == typeof(BigDecimal) ? ParquetValueKind.BigDecimal
+            : type == typeof(ReadOnlyMemory<char>) ? ParquetValueKind.String
+            : type == typeof(ReadOnlyMemory<byte>) ? ParquetValueKind.Binary
+            : type == typeof(DateTime) ? ParquetValueKind.Timestamp
+            : type == typeof(DateOnly) ? ParquetValueKind.Date
+            : type == typeof(Guid) ? ParquetValueKind.Guid
+            : null;
+    }
+
+    /// <summary>The leaf's Parquet type as a user reading the file's schema would name it.</summary>
+    private static string Describe(DataField leaf)
+    {
+        var element = leaf.SchemaElement;
+        if (element?.LogicalType?.DECIMAL is { } dec)
+        {
+            return string.Create(CultureInfo.InvariantCulture, $"DECIMAL({dec.Precision},{dec.Scale})");
+        }
+
+        if (element?.ConvertedType == ConvertedType.DECIMAL)
+        {
+            return string.Create(CultureInfo.InvariantCulture, $"DECIMAL({element.Precision},{element.Scale})");
+        }
+
+        if (element?.ConvertedType == ConvertedType.INTERVAL)
+        {
+            return "INTERVAL";
+        }
+
+        var logical = element?.LogicalType switch
+        {
+            { STRING: not null } => "STRING",
+            { ENUM: not null } => "ENUM",
+            { UUID: not null } => "UUID",
+            { DATE: not null } => "DATE",
+            { TIME: not null } => "TIME",
+            { TIMESTAMP: not null } => "TIMESTAMP",
+            { FLOAT16: not null } => "FLOAT16",
+            { JSON: not null } => "JSON",
+            { BSON: not null } => "BSON",
+            { INTEGER: { } integer } => string.Create(CultureInfo.InvariantCulture, $"INT({integer.BitWidth},{(integer.IsSigned ? "signed" : "unsigned")})"),
+            _ => null,
+        };
+        return logical ?? element?.Type?.ToString() ?? leaf.ClrType.Name;
+    }
+}

@@ -1,0 +1,183 @@
+using System.Numerics;
+using Loader.Abstractions;
+using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Parquet;
+using Loader.Worker.Tests.Infrastructure;
+using Parquet.Data;
+using Parquet.File.Values.Primitives;
+using Parquet.Schema;
+
+namespace Loader.Worker.Tests.Parquet;
+
+/// <summary>A Parquet file read as the loader reads it: its columns planned from the schema, row group by row group, typed values, damage named.</summary>
+public sealed class ParquetFileReaderTests : IDisposable
+{
+    private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
+    private readonly TestDirectory _folder = new();
+
+    private static Task<ParquetFileReader> OpenAsync(string path, ParquetDecimalMode decimals = ParquetDecimalMode.String) =>
+        ParquetFileReader.OpenAsync(File.OpenRead(path), Path.GetFileName(path), decimals, ".", TestContext.Current.CancellationToken);
+
+    private static Dictionary<string, ParquetCell> RowOf(ParquetFileReader reader, ParquetRowGroupData group, int row) =>
+        reader.Plan.Columns.Select((column, index) => (column.Name, Cell: group.Cell(index, row))).ToDictionary(pair => pair.Name, pair => pair.Cell);
+
+    [Fact]
+    public async Task Every_parquet_type_maps_to_its_store_type_and_struct_fields_are_named_by_their_path()
+    {
+        var path = _folder.File("every.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 10, rowGroupSize: 4, _cancellation);
+
+        await using var reader = await OpenAsync(path);
+
+        Assert.Equal(
+            [("id", ColumnType.Int32), ("flag", ColumnType.Boolean), ("small", ColumnType.Int32), ("count", ColumnType.Int32), ("big", ColumnType.Int64),
+             ("unsigned", ColumnType.Int64), ("single", ColumnType.Double), ("ratio", ColumnType.Double), ("name", ColumnType.String),
+             ("amount", ColumnType.String), ("precise", ColumnType.String), ("when", ColumnType.DateTime), ("day", ColumnType.DateTime),
+             ("uid", ColumnType.Guid), ("blob", ColumnType.Binary), ("time", ColumnType.String), ("address.city", ColumnType.String),
+             ("address.zip", ColumnType.Int32), ("tags", ColumnType.Json)],
+            reader.Plan.Columns.Select(column => (column.Name, column.Type)));
+        Assert.Equal(3, reader.RowGroupCount);
+        Assert.Equal(10, reader.RowCount);
+
+        using var group = await reader.ReadRowGroupAsync(1, _cancellation);
+        Assert.Equal(5, group.FirstRecord);
+        Assert.Equal(4, group.RowCount);
+        var row = RowOf(reader, group, 2); // record 7
+        Assert.Equal(7, row["id"].Property.AsInt32());
+        Assert.False(row["flag"].Property.AsBoolean());
+        Assert.Equal(-93, row["small"].Property.AsInt32());
+        Assert.Equal(7000, row["count"].Property.AsInt32());
+        Assert.Equal(5_000_000_007L, row["big"].Property.AsInt64());
+        Assert.Equal(49L, row["unsigned"].Property.AsInt64());
+        Assert.Equal(7.5, row["single"].Property.AsDouble());
+        Assert.Equal(7 / 8.0, row["ratio"].Property.AsDouble());
+        Assert.Equal("name-7 é", row["name"].Property.AsString());
+        Assert.Equal("1241.5000", row["amount"].Property.AsString());
+        Assert.Equal("123456789012345678.9012345685", row["precise"].Property.AsString());
+        Assert.Equal(ParquetTestFile.BaseTime.AddMinutes(7), row["when"].Property.AsDateTime());
+        Assert.Equal(new DateTime(2024, 1, 8, 0, 0, 0, DateTimeKind.Utc), row["day"].Property.AsDateTime());
+        Assert.Equal(new Guid(7, 0, 0, [1, 2, 3, 4, 5, 6, 7, 8]), row["uid"].Property.AsGuid());
+        Assert.Equal(new byte[] { 0, 7, 255 }, row["blob"].Property.AsBinary().ToArray());
+        Assert.Equal("01:00:00.007", row["time"].Property.AsString());
+        Assert.Equal("city-1", row["address.city"].Property.AsString());
+        Assert.Equal(10_007, row["address.zip"].Property.AsInt32());
+        Assert.Equal("""["a","t7"]""", row["tags"].Property.AsJson());
+    }
+
+    [Fact]
+    public async Task A_null_in_any_column_is_no_value_and_an_empty_list_is_an_empty_array()
+    {
+        var path = _folder.File("nulls.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 6, rowGroupSize: 100, _cancellation);
+        await using var reader = await OpenAsync(path);
+        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+
+        var nulls = RowOf(reader, group, 2); // record 3
+        Assert.Equal(3, nulls["id"].Property.AsInt32());
+        Assert.All(nulls.Where(pair => pair.Key != "id"), pair => Assert.False(pair.Value.HasValue, $"{pair.Key} has a value"));
+        Assert.All(nulls, pair => Assert.Null(pair.Value.Problem));
+        Assert.Equal("[]", RowOf(reader, group, 4)["tags"].Property.AsJson());
+    }
+
+    [Fact]
+    public async Task Decimal_as_double_writes_values_a_double_holds_and_refuses_one_it_would_round()
+    {
+        var amount = new DecimalDataField("amount", 38, 2, isNullable: true, clrType: typeof(BigDecimal));
+        var path = _folder.File("decimals.parquet");
+        await ParquetTestFile.WriteAsync(path, new ParquetSchema(amount),
+            [
+                new() { ["amount"] = new BigDecimal(new BigInteger(1250), 38, 2) },
+                new() { ["amount"] = new BigDecimal(BigInteger.Parse("1234567890123456789", System.Globalization.CultureInfo.InvariantCulture), 38, 2) },
+            ],
+            rowGroupSize: 10, _cancellation);
+
+        await using var reader = await OpenAsync(path, ParquetDecimalMode.Double);
+        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+
+        Assert.Equal(ColumnType.Double, Assert.Single(reader.Plan.Columns).Type);
+        Assert.Equal(12.5, group.Cell(0, 0).Property.AsDouble());
+        var refused = group.Cell(0, 1);
+        Assert.False(refused.HasValue);
+        Assert.Equal("column 'amount' holds 12345678901234567.89, which a Double would round to 12345678901234568 (Loader:Parquet:Decimal is Double; String keeps every digit)", refused.Problem);
+    }
+
+    [Fact]
+    public async Task An_unsigned_64_bit_value_past_int64_is_refused_not_wrapped()
+    {
+        var path = _folder.File("unsigned.parquet");
+        await ParquetTestFile.WriteAsync(path, new ParquetSchema(new DataField<ulong>("n")), [new() { ["n"] = ulong.MaxValue }], 10, _cancellation);
+        await using var reader = await OpenAsync(path);
+        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+
+        Assert.Equal("column 'n' holds 18446744073709551615, past the largest Int64 (9223372036854775807)", group.Cell(0, 0).Problem);
+    }
+
+    [Fact]
+    public async Task A_column_no_store_type_holds_is_refused_at_open_naming_it_and_its_type()
+    {
+        var path = _folder.File("interval.parquet");
+        var schema = new ParquetSchema(new DataField<int>("id"), new DataField<Interval>("wait"), new MapField("attributes", new DataField<string>("key", nullable: false), new DataField<string>("value")));
+        await ParquetTestFile.WriteAsync(path, schema, [new() { ["id"] = 1, ["wait"] = new Interval(1, 2, 3), ["attributes"] = new Dictionary<ReadOnlyMemory<char>, ReadOnlyMemory<char>?> { ["a".AsMemory()] = "b".AsMemory() } }], 10, _cancellation);
+
+        var failure = await Assert.ThrowsAsync<ParquetSchemaException>(() => OpenAsync(path));
+
+        Assert.Equal("'interval.parquet' has 2 columns the loader cannot write: 'wait' is INTERVAL, which no store type holds; 'attributes' is a MAP, which no store type holds.", failure.Message);
+    }
+
+    [Fact]
+    public async Task A_file_whose_footer_is_cut_off_is_damaged_naming_the_file_and_its_footer()
+    {
+        var path = _folder.File("whole.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 10, rowGroupSize: 4, _cancellation);
+        var truncated = ParquetTestFile.Truncated(path, 100);
+
+        var failure = await Assert.ThrowsAsync<DamagedInputException>(() => OpenAsync(truncated));
+
+        Assert.Equal(Path.GetFileName(truncated), failure.Part);
+        Assert.StartsWith($"'{Path.GetFileName(truncated)}' cannot be read as Parquet: its footer (the last bytes of its ", failure.Message);
+        Assert.EndsWith("No row of it was read.", failure.Message);
+    }
+
+    [Fact]
+    public async Task A_damaged_page_in_row_group_2_is_damage_naming_the_row_group_after_row_group_1_was_read()
+    {
+        var path = _folder.File("pages.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 12, rowGroupSize: 4, _cancellation);
+        long offset;
+        await using (var intact = await OpenAsync(path))
+        {
+            offset = intact.OffsetOf(1);
+        }
+
+        var corrupted = ParquetTestFile.Corrupted(path, offset, 48);
+        await using var reader = await OpenAsync(corrupted);
+
+        using (var first = await reader.ReadRowGroupAsync(0, _cancellation))
+        {
+            Assert.Equal(4, first.Cell(0, 3).Property.AsInt32());
+        }
+
+        var failure = await Assert.ThrowsAsync<DamagedInputException>(() => reader.ReadRowGroupAsync(1, _cancellation));
+        Assert.Equal(offset, failure.Offset);
+        Assert.StartsWith($"'{Path.GetFileName(corrupted)}' row group 2 of 3 (rows 5 to 8) cannot be read: column 'id' is damaged (", failure.Message);
+        using var third = await reader.ReadRowGroupAsync(2, _cancellation);
+        Assert.Equal(12, third.Cell(0, 3).Property.AsInt32());
+    }
+
+    [Theory]
+    [InlineData(1, 1, 1)]
+    [InlineData(4, 1, 4)]
+    [InlineData(5, 2, 1)]
+    [InlineData(10, 3, 2)]
+    public async Task A_record_is_located_by_row_group_and_row(long record, int rowGroup, long row)
+    {
+        var path = _folder.File("locate.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 10, rowGroupSize: 4, _cancellation);
+        await using var reader = await OpenAsync(path);
+
+        Assert.Equal(new ParquetRowPosition(rowGroup, row), reader.Locate(record));
+        Assert.Equal($"row group {rowGroup}, row {row}", reader.Locate(record).ToString());
+    }
+
+    public void Dispose() => _folder.Dispose();
+}
