@@ -5,6 +5,7 @@ using Loader.Worker.Backends.Tables;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.JsonLines;
+using Loader.Worker.Parquet;
 using Loader.Worker.Storage.Blobs;
 
 namespace Loader.Worker.Configuration;
@@ -157,6 +158,8 @@ internal sealed class LoaderOptions
 
     /// <summary>How JSON Lines input becomes entities.</summary>
     public JsonOptions Json { get; set; } = new();
+    /// <summary>How a Parquet input's values are written.</summary>
+    public ParquetOptions Parquet { get; set; } = new();
 
     public RetryOptions Retry { get; set; } = new();
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Loader.Abstractions;
+using Loader.Worker.Records;
 using Parquet.Data;
 using Parquet.Meta;
 using Parquet.Schema;
@@ -21,7 +22,7 @@ internal sealed class ParquetColumnPlan
     /// <summary>The columns' names, in order: what templates and <c>Loader:Columns</c> are checked against.</summary>
     public IReadOnlyList<string> Names => Columns.Select(column => column.Name).ToArray();
 
-    /// <summary>Plans the columns of <paramref name="schema"/>; throws <see cref="ParquetSchemaException"/> naming the first column that cannot be written.</summary>
+    /// <summary>Plans the columns of <paramref name="schema"/>; throws <see cref="InputHeaderException"/> naming the first column that cannot be written.</summary>
     /// <param name="schema">The file's schema.</param>
     /// <param name="file">The file, as messages name it.</param>
     /// <param name="decimals">What DECIMAL columns are written as.</param>
@@ -38,12 +39,12 @@ internal sealed class ParquetColumnPlan
 
         if (refused.Count > 0)
         {
-            throw new ParquetSchemaException($"'{file}' has {(refused.Count == 1 ? "a column" : $"{refused.Count} columns")} the loader cannot write: {string.Join("; ", refused)}.");
+            throw new InputHeaderException($"'{file}' has {(refused.Count == 1 ? "a column" : $"{refused.Count} columns")} the loader cannot write: {string.Join("; ", refused)}.");
         }
 
         if (columns.Count == 0)
         {
-            throw new ParquetSchemaException($"'{file}' has no columns.");
+            throw new InputHeaderException($"'{file}' has no columns.");
         }
 
         return new ParquetColumnPlan(columns);

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Loader.Worker.Inputs.Compression;
+using Loader.Worker.Records;
 using Parquet;
 using LibraryOptions = Parquet.ParquetOptions;
 
@@ -42,7 +43,7 @@ internal sealed class ParquetFileReader : IAsyncDisposable
 
     /// <summary>
     /// Reads the footer of <paramref name="seekable"/> (which the reader then owns) and plans its columns. Throws
-    /// <see cref="DamagedInputException"/> when the footer cannot be read, <see cref="ParquetSchemaException"/> when a
+    /// <see cref="DamagedInputException"/> when the footer cannot be read, <see cref="InputHeaderException"/> when a
     /// column cannot be written.
     /// </summary>
     public static async Task<ParquetFileReader> OpenAsync(Stream seekable, string name, ParquetDecimalMode decimals, string pathSeparator, CancellationToken cancellationToken)

@@ -2,6 +2,7 @@ using System.Numerics;
 using Loader.Abstractions;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Parquet;
+using Loader.Worker.Records;
 using Loader.Worker.Tests.Infrastructure;
 using Parquet.Data;
 using Parquet.File.Values.Primitives;
@@ -119,7 +120,7 @@ public sealed class ParquetFileReaderTests : IDisposable
         var schema = new ParquetSchema(new DataField<int>("id"), new DataField<Interval>("wait"), new MapField("attributes", new DataField<string>("key", nullable: false), new DataField<string>("value")));
         await ParquetTestFile.WriteAsync(path, schema, [new() { ["id"] = 1, ["wait"] = new Interval(1, 2, 3), ["attributes"] = new Dictionary<ReadOnlyMemory<char>, ReadOnlyMemory<char>?> { ["a".AsMemory()] = "b".AsMemory() } }], 10, _cancellation);
 
-        var failure = await Assert.ThrowsAsync<ParquetSchemaException>(() => OpenAsync(path));
+        var failure = await Assert.ThrowsAsync<InputHeaderException>(() => OpenAsync(path));
 
         Assert.Equal("'interval.parquet' has 2 columns the loader cannot write: 'wait' is INTERVAL, which no store type holds; 'attributes' is a MAP, which no store type holds.", failure.Message);
     }
