@@ -4,7 +4,8 @@
 # throttle (the loader against an RU budget), then instant (the loader's own ceiling against an endpoint that
 # answers at once, beside the REST-client loader of 491e8a8; with --backend Cosmos the Cosmos DB adapter through the real
 # SDK against the Cosmos DB stand-in in instant mode, TransactionalBatch and Bulk); blobread (the read-ahead blob stream against the
-# SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input), scaleout (a sharded load by 1, 2, 3
+# SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input), formats (the dry run of the same rows as
+# CSV, JSON Lines and Parquet), scaleout (a sharded load by 1, 2, 3
 # work processes against an endpoint holding each batch 50 ms), verify (the flights loaded into Azurite, then
 # verified: verify's rows/s against the load's) and startup (the published loader, as the image's build and with candidate
 # publish and runtime options, on the first 50,000 quick-start flights, wall clock against the raw batch ceiling) run when named. Leading
@@ -15,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 commands=()
-while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify|startup)$ ]]; do
+while [[ $# -gt 0 && $1 =~ ^(ingest|dryrun|concurrency|throttle|instant|blobread|compressed|formats|scaleout|verify|startup)$ ]]; do
   commands+=("$1")
   shift
 done

@@ -1,7 +1,7 @@
 using Loader.Benchmarks;
 
 // Benchmarks print numbers, measured as ratios to baselines taken in the same run; see bench/README.md.
-// Usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify|startup [options]   (exit codes: BenchExitCodes)
+// Usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|formats|scaleout|verify|startup [options]   (exit codes: BenchExitCodes)
 using var stop = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {
@@ -24,6 +24,8 @@ try
             await new InstantBenchmark(BenchSettings.Parse(rest, BenchSettings.InstantDefaults), Console.Out).RunAsync(stop.Token),
         [BlobReadBenchmark.Command, .. var rest] =>
             await new BlobReadBenchmark(BenchSettings.Parse(rest, BenchSettings.BlobReadDefaults), Console.Out).RunAsync(stop.Token),
+        [FormatsBenchmark.Command, .. var rest] =>
+            await new FormatsBenchmark(BenchSettings.Parse(rest, BenchSettings.DryRunDefaults), Console.Out).RunAsync(stop.Token),
         [CompressedInputBenchmark.Command, .. var rest] =>
             await new CompressedInputBenchmark(BenchSettings.Parse(rest, BenchSettings.DryRunDefaults), Console.Out).RunAsync(stop.Token),
         [ScaleOutBenchmark.Command, .. var rest] =>
@@ -40,7 +42,7 @@ try
 catch (ArgumentException exception)
 {
     await Console.Error.WriteLineAsync(exception.Message);
-    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|scaleout|verify|startup {BenchSettings.Options}");
+    await Console.Error.WriteLineAsync($"usage: Loader.Benchmarks ingest|dryrun|concurrency|throttle|instant|blobread|compressed|formats|scaleout|verify|startup {BenchSettings.Options}");
     return BenchExitCodes.Usage;
 }
 catch (OperationCanceledException) when (stop.IsCancellationRequested)
