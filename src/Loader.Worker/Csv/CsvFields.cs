@@ -22,4 +22,11 @@ internal readonly struct CsvFields(CsvReader reader) : IRecordFields
     public string GetString(int field) => reader.GetString(field);
 
     public FieldKind KindOf(int field) => FieldKind.Text;
+
+    // Implemented here, not left to the interface's defaults: a default member called on a struct boxes it, per record.
+    public bool IsTyped => false;
+
+    public TypedField GetTyped(int field) => throw new NotSupportedException("a CSV record's fields are text");
+
+    public ulong Digest => RecordSequenceHash.Digest(reader.RawRecord);
 }

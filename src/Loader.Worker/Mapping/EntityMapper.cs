@@ -35,7 +35,7 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         where TRecord : struct, IRecordFields
     {
         var origin = record.Origin;
-        if (!Utf8.IsValid(record.Raw))
+        if (!record.IsTyped && !Utf8.IsValid(record.Raw))
         {
             // Its text cannot be written out as it was, nor its fields: the rejects file keeps the text, fields left empty.
             return MapResult.RejectUnsplit(origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}", Encoding.UTF8.GetString(record.Raw));
@@ -62,6 +62,28 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         var count = 0;
         foreach (var column in plan.WrittenColumns)
         {
+            if (record.IsTyped)
+            {
+                var typed = record.GetTyped(column.Index);
+                if (typed.Problem is { } problem)
+                {
+                    return Reject(record, origin, problem);
+                }
+
+                if (!typed.HasValue)
+                {
+                    continue;
+                }
+
+                if (!TryRetype(column, typed.Property, out _scratch[count], out var retypeProblem))
+                {
+                    return Reject(record, origin, retypeProblem!);
+                }
+
+                count++;
+                continue;
+            }
+
             var utf8 = record.GetSpan(column.Index);
             if (utf8.IsEmpty)
             {
@@ -97,7 +119,44 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         var inspection = backend.Inspect(partitionKey, rowKey, properties);
         return inspection.Violation is { } violation
             ? Reject(record, origin, violation)
-            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, _recordTexts.Keep(record.Raw)));
+            : MapResult.Accept(new LoadEntity(partitionKey, rowKey, properties.ToArray(), origin, inspection.PayloadBytes, record.IsTyped ? default : _recordTexts.Keep(record.Raw)));
+    }
+
+    /// <summary>
+    /// A typed field (Parquet) as its column is written: as read, unless <c>Loader:Columns</c> gives another type, to which
+    /// text converts as a CSV cell does, Int32 widens to Int64 or Double, and any value turns into its text (which
+    /// combinations a setting may ask for is checked at start).
+    /// </summary>
+    private bool TryRetype(MappingPlan.WrittenColumn column, EntityProperty value, out EntityProperty property, out string? problem)
+    {
+        problem = null;
+        if (!column.Typed || value.Type == column.Type)
+        {
+            property = value;
+            return true;
+        }
+
+        switch (column.Type)
+        {
+            case ColumnType.String:
+                property = EntityProperty.FromString(column.Property, TypedText.Of(value));
+                return true;
+            case ColumnType.Int64 when value.Type == ColumnType.Int32:
+                property = EntityProperty.FromInt64(column.Property, value.AsInt32());
+                return true;
+            case ColumnType.Double when value.Type == ColumnType.Int32:
+                property = EntityProperty.FromDouble(column.Property, value.AsInt32());
+                return true;
+        }
+
+        var utf8 = Encoding.UTF8.GetBytes(TypedText.Of(value));
+        if (converter.TryConvert(column.Property, column.Type, utf8, out property))
+        {
+            return true;
+        }
+
+        problem = $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' {converter.Explain(column.Type, utf8)}";
+        return false;
     }
 
     /// <summary>Adds the record's fields beyond the columns, typed as their format types them; the reason when one cannot be written.</summary>

@@ -4,6 +4,8 @@ using Loader.Abstractions;
 using Parquet;
 using Parquet.Data;
 
+using Loader.Worker.Records;
+
 namespace Loader.Worker.Parquet;
 
 /// <summary>
@@ -39,7 +41,7 @@ internal abstract class ParquetColumnChunk : IDisposable
         };
 
     /// <summary>The value of row <paramref name="row"/> (0-based within the row group).</summary>
-    public abstract ParquetCell Cell(int row);
+    public abstract TypedField Cell(int row);
 
     public abstract void Dispose();
 }
@@ -91,7 +93,7 @@ internal sealed class ParquetColumnChunk<T> : ParquetColumnChunk
         }
     }
 
-    public override ParquetCell Cell(int row)
+    public override TypedField Cell(int row)
     {
         if (_column.Type == ColumnType.Json)
         {
@@ -99,7 +101,7 @@ internal sealed class ParquetColumnChunk<T> : ParquetColumnChunk
         }
 
         var index = _rowIndex[row];
-        return index < 0 ? ParquetCell.Null : ParquetValueConverter.Convert(_values[index], _column, _column.Type);
+        return index < 0 ? TypedField.Null : ParquetValueConverter.Convert(_values[index], _column, _column.Type);
     }
 
     public override void Dispose()
@@ -181,7 +183,7 @@ internal sealed class ParquetColumnChunk<T> : ParquetColumnChunk
     private int[]? _listValueStart;
 
     /// <summary>A list row as one JSON array of its elements converted as single values are; a null list is a null.</summary>
-    private ParquetCell ListCell(int row)
+    private TypedField ListCell(int row)
     {
         var first = _rowIndex[row];
         var end = _rowIndex[row + 1];
@@ -191,8 +193,8 @@ internal sealed class ParquetColumnChunk<T> : ParquetColumnChunk
         {
             // No entry: an empty list one level below where entries are, a null list (or a null parent) further down.
             return _definitions[first] >= listDefined - 1 && _column.List is not null
-                ? ParquetCell.Of(EntityProperty.FromJson(_column.Property, "[]"))
-                : ParquetCell.Null;
+                ? TypedField.Of(EntityProperty.FromJson(_column.Property, "[]"))
+                : TypedField.Null;
         }
 
         var buffer = new ArrayBufferWriter<byte>();
@@ -211,7 +213,7 @@ internal sealed class ParquetColumnChunk<T> : ParquetColumnChunk
                 var element = ParquetValueConverter.Convert(_values[value++], _column, _column.ElementType);
                 if (element.Problem is { } problem)
                 {
-                    return ParquetCell.Refused(problem);
+                    return TypedField.Refused(problem);
                 }
 
                 ParquetJson.Write(writer, element.Property);
@@ -220,6 +222,6 @@ internal sealed class ParquetColumnChunk<T> : ParquetColumnChunk
             writer.WriteEndArray();
         }
 
-        return ParquetCell.Of(EntityProperty.FromJson(_column.Property, System.Text.Encoding.UTF8.GetString(buffer.WrittenSpan)));
+        return TypedField.Of(EntityProperty.FromJson(_column.Property, System.Text.Encoding.UTF8.GetString(buffer.WrittenSpan)));
     }
 }

@@ -90,6 +90,16 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         return new ParquetRowPosition(group + 1, record - _firstRecord[group] + 1);
     }
 
+    /// <summary>The 1-based record number of each row group's first row, and one past the last row at the end.</summary>
+    public IReadOnlyList<long> RowGroupStarts => _firstRecord;
+
+    /// <summary>Bytes row group <paramref name="group"/> takes in the file, compressed: what reading it counts towards the input's progress.</summary>
+    public long StoredBytesOf(int group)
+    {
+        var rowGroup = _reader.RowGroups[group].RowGroup;
+        return rowGroup.TotalCompressedSize ?? rowGroup.TotalByteSize;
+    }
+
     /// <summary>The byte at which row group <paramref name="group"/>'s data starts in the file.</summary>
     public long OffsetOf(int group)
     {

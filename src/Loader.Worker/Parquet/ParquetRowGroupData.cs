@@ -1,3 +1,5 @@
+using Loader.Worker.Records;
+
 namespace Loader.Worker.Parquet;
 
 /// <summary>
@@ -27,7 +29,7 @@ internal sealed class ParquetRowGroupData : IDisposable
     public int ColumnCount => _columns.Length;
 
     /// <summary>The value of column <paramref name="column"/> (in plan order) in row <paramref name="row"/> (0-based within the group).</summary>
-    public ParquetCell Cell(int column, int row) => _columns[column].Cell(row);
+    public TypedField Cell(int column, int row) => _columns[column].Cell(row);
 
     public void Dispose()
     {

@@ -3,6 +3,8 @@ using System.Numerics;
 using Loader.Abstractions;
 using Parquet.Data;
 
+using Loader.Worker.Records;
+
 namespace Loader.Worker.Parquet;
 
 /// <summary>
@@ -13,7 +15,7 @@ namespace Loader.Worker.Parquet;
 internal static class ParquetValueConverter
 {
     /// <summary>Converts <paramref name="value"/> of <paramref name="column"/> to <paramref name="type"/>: the column's type, or its elements' for a list.</summary>
-    public static ParquetCell Convert<T>(T value, ParquetColumn column, ColumnType type)
+    public static TypedField Convert<T>(T value, ParquetColumn column, ColumnType type)
     {
         var name = column.Property;
         return column.Kind switch
@@ -74,7 +76,7 @@ internal static class ParquetValueConverter
             && back == exact;
     }
 
-    private static ParquetCell Decimal(ParquetColumn column, ColumnType type, string text)
+    private static TypedField Decimal(ParquetColumn column, ColumnType type, string text)
     {
         if (type != ColumnType.Double)
         {
@@ -83,12 +85,12 @@ internal static class ParquetValueConverter
 
         return TryExactDouble(text, out var number)
             ? Of(EntityProperty.FromDouble(column.Property, number))
-            : ParquetCell.Refused($"column '{column.Name}' holds {text}, which a Double would round to {number.ToString("R", CultureInfo.InvariantCulture)} (Loader:Parquet:Decimal is Double; String keeps every digit)");
+            : TypedField.Refused($"column '{column.Name}' holds {text}, which a Double would round to {number.ToString("R", CultureInfo.InvariantCulture)} (Loader:Parquet:Decimal is Double; String keeps every digit)");
     }
 
-    private static ParquetCell UInt64(PropertyName name, ulong value) => value <= long.MaxValue
+    private static TypedField UInt64(PropertyName name, ulong value) => value <= long.MaxValue
         ? Of(EntityProperty.FromInt64(name, (long)value))
-        : ParquetCell.Refused(string.Create(CultureInfo.InvariantCulture, $"column '{name.Text}' holds {value}, past the largest Int64 ({long.MaxValue})"));
+        : TypedField.Refused(string.Create(CultureInfo.InvariantCulture, $"column '{name.Text}' holds {value}, past the largest Int64 ({long.MaxValue})"));
 
     /// <summary>A TIME value as <c>HH:mm:ss</c> and its fraction to the column's unit, exactly.</summary>
     private static string TimeOfDay(long units, long perSecond, int fractionDigits)
@@ -97,7 +99,7 @@ internal static class ParquetValueConverter
         return string.Create(CultureInfo.InvariantCulture, $"{seconds / 3600:00}:{seconds / 60 % 60:00}:{seconds % 60:00}.{fraction.ToString(CultureInfo.InvariantCulture).PadLeft(fractionDigits, '0')}");
     }
 
-    private static ParquetCell Of(EntityProperty property) => ParquetCell.Of(property);
+    private static TypedField Of(EntityProperty property) => TypedField.Of(property);
 
     // The caller's T is the column's CLR type, so this is a no-op the JIT removes for each instantiation.
     private static TTo As<TFrom, TTo>(TFrom value) => System.Runtime.CompilerServices.Unsafe.As<TFrom, TTo>(ref value);

@@ -180,7 +180,7 @@ internal sealed class ReadStage(
                 : window is not null && window.Settled(record.Origin.Record)
                 ? MapResult.Skip(record.Origin)
                 : mappers.Value!.Map(record);
-            return digest ? mapped with { Digest = RecordSequenceHash.Digest(record.Raw) } : mapped;
+            return digest ? mapped with { Digest = record.Digest } : mapped;
         }
     }
 

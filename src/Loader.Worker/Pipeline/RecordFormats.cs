@@ -2,6 +2,7 @@ using Loader.Worker.Configuration;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
 using Loader.Worker.JsonLines;
+using Loader.Worker.Parquet;
 using Loader.Worker.Records;
 
 namespace Loader.Worker.Pipeline;
@@ -14,6 +15,7 @@ internal static class RecordFormats
     {
         InputFormat.Csv or InputFormat.Auto => new CsvFormat(settings.Csv),
         InputFormat.JsonLines => new JsonLinesFormat(JsonSettings(settings)),
+        InputFormat.Parquet => new ParquetFormat(settings.Parquet, ParquetPathSeparator(settings), settings.Columns),
         _ => throw new InputRefusedException(
             $"Loader:Input is {FormatChoice.Describe(format)}, which this loader does not read yet; set Loader:Format to Csv if it is CSV after all."),
     };
@@ -22,4 +24,10 @@ internal static class RecordFormats
     private static JsonLinesSettings JsonSettings(LoaderOptions settings) => settings.Backend == BackendKind.Cosmos
         ? new JsonLinesSettings(settings.Cosmos.PathSeparator, KeepsJson: true, RefuseNested: false, settings.Csv.MaxRecordBytes)
         : new JsonLinesSettings(settings.Json.FlattenSeparator, KeepsJson: false, RefuseNested: settings.Json.Nested == JsonNesting.Refuse, settings.Csv.MaxRecordBytes);
+    /// <summary>
+    /// What joins a Parquet struct's name and its fields' in a column name: Cosmos DB's path separator, so the struct is
+    /// written nested; in Table Storage, whose property names cannot hold '.', JSON Lines' flattening separator.
+    /// </summary>
+    private static string ParquetPathSeparator(LoaderOptions settings) =>
+        settings.Backend == BackendKind.Cosmos ? settings.Cosmos.PathSeparator : settings.Json.FlattenSeparator;
 }

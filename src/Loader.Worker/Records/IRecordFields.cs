@@ -32,4 +32,16 @@ internal interface IRecordFields
 
     /// <summary>What the field holds.</summary>
     FieldKind KindOf(int field);
+
+    /// <summary>
+    /// Whether the record's fields come typed from its format (Parquet): the mapper takes each by <see cref="GetTyped"/>
+    /// instead of parsing its text, and <see cref="Raw"/> (the record as text) is made only for a reject.
+    /// </summary>
+    bool IsTyped => false;
+
+    /// <summary>A typed record's field (<see cref="IsTyped"/>): its value, a null, or why it cannot be written.</summary>
+    TypedField GetTyped(int field) => throw new NotSupportedException("the record's fields are text");
+
+    /// <summary>The record's digest for the input's fingerprint: of its <see cref="Raw"/> bytes, or of a typed record's values.</summary>
+    ulong Digest => RecordSequenceHash.Digest(Raw);
 }

@@ -19,7 +19,7 @@ public sealed class ParquetFileReaderTests : IDisposable
     private static Task<ParquetFileReader> OpenAsync(string path, ParquetDecimalMode decimals = ParquetDecimalMode.String) =>
         ParquetFileReader.OpenAsync(File.OpenRead(path), Path.GetFileName(path), decimals, ".", TestContext.Current.CancellationToken);
 
-    private static Dictionary<string, ParquetCell> RowOf(ParquetFileReader reader, ParquetRowGroupData group, int row) =>
+    private static Dictionary<string, TypedField> RowOf(ParquetFileReader reader, ParquetRowGroupData group, int row) =>
         reader.Plan.Columns.Select((column, index) => (column.Name, Cell: group.Cell(index, row))).ToDictionary(pair => pair.Name, pair => pair.Cell);
 
     [Fact]

@@ -1,14 +1,14 @@
 using System.Globalization;
 using Loader.Abstractions;
 
-namespace Loader.Worker.Parquet;
+namespace Loader.Worker.Records;
 
 /// <summary>
-/// A typed value as text, the same on every machine: what a key template renders from a Parquet column, and what a
-/// column a setting asks to be a String holds. Numbers in the invariant culture (doubles shortest round trip), dates
+/// A typed value as text, the same on every machine: what a key template renders from a typed field (Parquet), and what
+/// a typed field a setting asks to be a String holds. Numbers in the invariant culture (doubles shortest round trip), dates
 /// as ISO 8601 UTC with seven fraction digits, Guids with hyphens, booleans <c>true</c>/<c>false</c>, bytes as base64.
 /// </summary>
-internal static class ParquetKeyText
+internal static class TypedText
 {
     public const string DateTimeFormat = "yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'";
 

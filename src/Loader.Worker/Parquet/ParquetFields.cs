@@ -1,0 +1,43 @@
+using Loader.Abstractions;
+using Loader.Worker.Records;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>
+/// A row of a Parquet row group as the mapper reads it: typed fields (<see cref="IsTyped"/>), their text only for keys
+/// and conversions, the row as JSON only for a reject, and a digest of the values for the fingerprint.
+/// </summary>
+internal readonly struct ParquetFields(ParquetRowGroupData group, int row, long record, ParquetRowContext context) : IRecordFields
+{
+    public RowOrigin Origin => new(record, record);
+
+    public ReadOnlySpan<byte> Raw => ParquetRowText.Json(group, row, context.Columns);
+
+    public int FieldCount => group.ColumnCount;
+
+    public int ExtraCount => 0;
+
+    public string ExtraName(int field) => throw new ArgumentOutOfRangeException(nameof(field), "a Parquet row has no fields beyond its schema's");
+
+    public ReadOnlySpan<byte> GetSpan(int field) => context.Text.Utf8(group, row, field);
+
+    public string GetString(int field) => group.Cell(field, row) is { HasValue: true } cell ? TypedText.Of(cell.Property) : "";
+
+    public FieldKind KindOf(int field) => FieldKind.Text;
+
+    public bool IsTyped => true;
+
+    public TypedField GetTyped(int field) => group.Cell(field, row);
+
+    public ulong Digest => context.Digest.Of(group, row);
+}
+
+/// <summary>What a mapping thread keeps across the rows it maps: their text and digest state.</summary>
+internal sealed class ParquetRowContext(IReadOnlyList<ParquetColumn> columns)
+{
+    public IReadOnlyList<ParquetColumn> Columns { get; } = columns;
+
+    public ParquetRowText Text { get; } = new(columns.Count);
+
+    public ParquetRowDigest Digest { get; } = new();
+}

@@ -1,0 +1,271 @@
+using System.Globalization;
+using Loader.Abstractions;
+using Loader.Worker.Inputs;
+using Loader.Worker.Records;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>
+/// Reads the rows of a Parquet input, part by part (a Parquet file cannot be read as one stream with another) and row
+/// group by row group: one row group is held at a time, its rows mapped on the mapping threads in order. A range shard's
+/// part reads the row groups that start within its byte range. Resuming skips whole row groups without reading them
+/// unless the fingerprint needs their rows' digests. Records are counted through the parts; messages name a record by
+/// row group and row (and its file, when the input has several).
+/// </summary>
+internal sealed class ParquetRecordReader : IRecordReader
+{
+    // Rows mapped together on the mapping threads, then handed on in order.
+    private const int ChunkRows = 4096;
+
+    private readonly IReadOnlyList<InputPart> _parts;
+    private readonly InputProgress? _progress;
+    private readonly int _bufferSize;
+    private readonly ParquetDecimalMode _decimals;
+    private readonly string _separator;
+    private readonly List<ParquetPartLayout> _layouts = [];
+    private int _nextPart;
+    private ParquetFileReader? _file;
+    private List<int> _groups = [];
+    private int _nextGroup;
+    private ParquetRowGroupData? _current;
+    private int _currentRow;
+    private long _records;
+
+    private ParquetRecordReader(IReadOnlyList<InputPart> parts, InputProgress? progress, int bufferSize, ParquetDecimalMode decimals, string separator)
+    {
+        _parts = parts;
+        _progress = progress;
+        _bufferSize = bufferSize;
+        _decimals = decimals;
+        _separator = separator;
+    }
+
+    public IReadOnlyList<string> Columns { get; private set; } = [];
+
+    /// <summary>The first part's columns, which every part must have.</summary>
+    public IReadOnlyList<ParquetColumn> Plan { get; private set; } = [];
+
+    public string TextEncoding => "UTF-8";
+
+    /// <summary>Rows read or passed over so far: Parquet has no lines.</summary>
+    public long LinesRead => _records;
+
+    public long MalformedSkipped => 0;
+
+    public long LastSkippedLine { get; private set; }
+
+    /// <summary>Opens the first part and reads its footer: its columns become the input's.</summary>
+    /// <exception cref="InputHeaderException">A column cannot be written, or the input has no part.</exception>
+    /// <exception cref="Inputs.Compression.DamagedInputException">The first part's footer cannot be read.</exception>
+    public static ParquetRecordReader Open(InputSource source, int bufferSize, ParquetDecimalMode decimals, string separator)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        if (source.Parts.Count == 0)
+        {
+            throw new InputHeaderException("the input has no Parquet file");
+        }
+
+        var reader = new ParquetRecordReader(source.Parts, source.Progress, bufferSize, decimals, separator);
+        try
+        {
+            reader.OpenNextPart();
+        }
+        catch
+        {
+            reader.Dispose();
+            throw;
+        }
+
+        reader.Plan = reader._file!.Plan.Columns;
+        reader.Columns = reader._file.Plan.Names;
+        return reader;
+    }
+
+    public long Skip(long records, RecordSequenceHash? fingerprint = null)
+    {
+        var skipped = 0L;
+        var digest = fingerprint is null ? null : new ParquetRowDigest();
+        while (skipped < records)
+        {
+            if (_current is null)
+            {
+                // A whole row group within the skip is passed over unread when no digest of its rows is needed.
+                if (fingerprint is null && PeekGroupRows() is { } rows && rows <= records - skipped)
+                {
+                    PassGroup();
+                    skipped += rows;
+                    _records += rows;
+                    continue;
+                }
+
+                if (!NextGroup())
+                {
+                    break;
+                }
+            }
+
+            var group = _current!;
+            var take = (int)Math.Min(group.RowCount - _currentRow, records - skipped);
+            for (var row = _currentRow; row < _currentRow + take; row++)
+            {
+                fingerprint?.Add(digest!.Of(group, row));
+            }
+
+            _currentRow += take;
+            skipped += take;
+            _records += take;
+            DropGroupWhenRead();
+        }
+
+        LastSkippedLine = _records;
+        return skipped;
+    }
+
+    public IEnumerable<RecordResult<T>> ReadAll<T>(IRecordMapper<T> map, int parallelism)
+    {
+        ArgumentNullException.ThrowIfNull(map);
+        var contexts = new ThreadLocal<ParquetRowContext>(() => new ParquetRowContext(Plan));
+        try
+        {
+            var results = new T[ChunkRows];
+            while (_current is not null || NextGroup())
+            {
+                var group = _current!;
+                var first = _currentRow;
+                var count = Math.Min(ChunkRows, group.RowCount - first);
+                var firstRecord = _records + 1;
+                if (parallelism <= 1 || count < 64)
+                {
+                    var context = contexts.Value!;
+                    for (var i = 0; i < count; i++)
+                    {
+                        results[i] = map.Map(new ParquetFields(group, first + i, firstRecord + i, context));
+                    }
+                }
+                else
+                {
+                    Parallel.For(0, count, new ParallelOptions { MaxDegreeOfParallelism = parallelism },
+                        i => results[i] = map.Map(new ParquetFields(group, first + i, firstRecord + i, contexts.Value!)));
+                }
+
+                _currentRow += count;
+                _records += count;
+                for (var i = 0; i < count; i++)
+                {
+                    yield return new RecordResult<T>(results[i], null);
+                }
+
+                Array.Clear(results, 0, count);
+                DropGroupWhenRead();
+            }
+        }
+        finally
+        {
+            contexts.Dispose();
+        }
+    }
+
+    public string Describe(RowOrigin origin)
+    {
+        for (var i = _layouts.Count - 1; i >= 0; i--)
+        {
+            if (origin.Record >= _layouts[i].LoadFirst)
+            {
+                return _layouts[i].Describe(origin.Record, named: _parts.Count > 1);
+            }
+        }
+
+        return string.Create(CultureInfo.InvariantCulture, $"row {origin.Record}");
+    }
+
+    public void Dispose()
+    {
+        _current?.Dispose();
+        _current = null;
+        _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        _file = null;
+    }
+
+    /// <summary>Makes the next row group the current one, read; false at the end of the input.</summary>
+    private bool NextGroup()
+    {
+        while (_file is null || _nextGroup >= _groups.Count)
+        {
+            if (_nextPart >= _parts.Count)
+            {
+                return false;
+            }
+
+            OpenNextPart();
+        }
+
+        var index = _groups[_nextGroup++];
+        // The reader runs on its own thread (the read stage's): it waits for the row group's ranges here.
+        _current = _file.ReadRowGroupAsync(index, CancellationToken.None).GetAwaiter().GetResult();
+        _currentRow = 0;
+        _progress?.Add((int)Math.Min(int.MaxValue, _file.StoredBytesOf(index)));
+        return true;
+    }
+
+    /// <summary>The rows of the next row group when it is in the current part and not read yet; null otherwise.</summary>
+    private long? PeekGroupRows()
+    {
+        if (_file is null || _nextGroup >= _groups.Count)
+        {
+            if (_nextPart >= _parts.Count)
+            {
+                return null;
+            }
+
+            OpenNextPart();
+            if (_nextGroup >= _groups.Count)
+            {
+                return null;
+            }
+        }
+
+        var index = _groups[_nextGroup];
+        return _file!.FirstRecordOf(index + 1) - _file.FirstRecordOf(index);
+    }
+
+    private void PassGroup()
+    {
+        var index = _groups[_nextGroup++];
+        _progress?.Add((int)Math.Min(int.MaxValue, _file!.StoredBytesOf(index)));
+    }
+
+    private void DropGroupWhenRead()
+    {
+        if (_current is not null && _currentRow >= _current.RowCount)
+        {
+            _current.Dispose();
+            _current = null;
+        }
+    }
+
+    private void OpenNextPart()
+    {
+        var part = _parts[_nextPart++];
+        if (part.Compression != InputCompression.None)
+        {
+            throw new InputRefusedException($"Loader:Input '{part.Name}' is Parquet compressed as {part.Compression}: Parquet compresses inside, and is read from its footer back, so it cannot be decompressed as a stream; load the file as it was written.");
+        }
+
+        _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        _file = null;
+        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None).GetAwaiter().GetResult();
+        _file = file;
+        if (Plan.Count > 0 && !file.Plan.Columns.Select(column => (column.Name, column.Type)).SequenceEqual(Plan.Select(column => (column.Name, column.Type))))
+        {
+            throw new InvalidDataException($"'{part.Name}' has other columns than the input's first file: {Describe(file.Plan.Columns)} against {Describe(Plan)}; every file of a Parquet input must have the same schema.");
+        }
+
+        // A range shard reads the row groups whose data starts within its range of the file.
+        _groups = [.. Enumerable.Range(0, file.RowGroupCount).Where(group => part is not RangePart range || (file.OffsetOf(group) >= range.Start && file.OffsetOf(group) < range.End))];
+        _nextGroup = 0;
+        var fileFirst = _groups.Count > 0 ? file.FirstRecordOf(_groups[0]) : 1;
+        _layouts.Add(new ParquetPartLayout(part.Name, _records + 1, fileFirst, file.RowGroupStarts));
+    }
+
+    private static string Describe(IReadOnlyList<ParquetColumn> columns) => string.Join(", ", columns.Select(column => $"{column.Name} {column.Type}"));
+}
