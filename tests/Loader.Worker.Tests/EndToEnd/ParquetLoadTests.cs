@@ -10,7 +10,7 @@ namespace Loader.Worker.Tests.EndToEnd;
 /// <summary>
 /// Parquet input end to end on Azurite through the real host, read back from the table: every mapped type as its store
 /// type, a null in every column left out, several row groups, struct fields flattened, a list as its JSON; a damaged row
-/// group stops the load with exit 7 after the row groups before it were written.
+/// group stops the load with exit 7 after the row groups before it were written; verify finds the table as the load left it.
 /// </summary>
 public sealed class ParquetLoadTests(BlobAzuriteFixture azurite) : IClassFixture<BlobAzuriteFixture>, IDisposable
 {
@@ -78,6 +78,11 @@ public sealed class ParquetLoadTests(BlobAzuriteFixture azurite) : IClassFixture
         Assert.Equal("""["a","t7"]""", row["tags"]);
         Assert.Equal(["id"], stored[("p3", "3")].Properties.Keys);
         Assert.Equal("[]", stored[("p5", "5")].Properties["tags"]);
+
+        // verify reads the Parquet input through the same reader and finds every row as the load left it.
+        var verified = await VerifyRunner.RunAsync(settings, _cancellation);
+        Assert.True(verified.ExitCode == ExitCodes.Success, verified.Summary);
+        Assert.Equal((10L, 0L, 0L), (verified.RequireReport().RowsMatching, verified.RequireReport().RowsMissing, verified.RequireReport().RowsDifferent));
     }
 
     [Fact]
