@@ -78,6 +78,8 @@ internal static class TableEntityComparison
         },
         ColumnType.Guid => stored is Guid guid && guid == property.AsGuid(),
         ColumnType.Binary => stored is byte[] bytes && property.AsBinary().Span.SequenceEqual(bytes),
+        // Table Storage keeps a JSON value (a Parquet list) as its text.
+        ColumnType.Json => stored is string json && json == property.AsJson(),
         _ => false,
     };
 
