@@ -4,6 +4,7 @@ using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Parquet;
 using Loader.Worker.Tests.Storage.Blobs;
+using Parquet;
 using Parquet.Schema;
 
 namespace Loader.Worker.Tests.EndToEnd;
@@ -34,7 +35,7 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
         var row = Row(id);
         if (id == 10)
         {
-            row["note"] = "changed";
+            row["amount"] = 5.25; // 5.0 before: eight bytes of a plain double, between its row group's least and greatest
         }
 
         return row;
@@ -96,7 +97,7 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
     public async Task A_file_changed_under_the_checkpoint_is_refused_on_resume()
     {
         var path = _directory.File("changed.parquet");
-        await ParquetTestFile.WriteAsync(path, Schema, Enumerable.Range(1, Rows).Select(Row), rowGroupSize: 2_500, _cancellation);
+        await ParquetTestFile.WriteAsync(path, Schema, Enumerable.Range(1, Rows).Select(Row), rowGroupSize: 2_500, _cancellation, CompressionMethod.None);
         var table = AzuriteFixture.UniqueTableName("pchanged");
         var settings = Settings(path, table);
 
@@ -111,11 +112,15 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
             await first.KillAsync();
         }
 
-        // The same rows but one value early in the file: its size may stay, its content does not.
-        await ParquetTestFile.WriteAsync(path, Schema, Enumerable.Range(1, Rows).Select(Changed), rowGroupSize: 2_500, _cancellation);
+        // One value early in the file changed, the file's size and time kept: only the fingerprint of the rows can tell.
+        var (length, written) = (new FileInfo(path).Length, File.GetLastWriteTimeUtc(path));
+        await ParquetTestFile.WriteAsync(path, Schema, Enumerable.Range(1, Rows).Select(Changed), rowGroupSize: 2_500, _cancellation, CompressionMethod.None);
+        File.SetLastWriteTimeUtc(path, written);
+        Assert.Equal(length, new FileInfo(path).Length);
         await using var second = LoaderProcess.Start(settings);
         var exit = await second.WaitForExitAsync(TimeSpan.FromMinutes(3), _cancellation);
 
         Assert.True(exit == ExitCodes.InvalidConfiguration, second.Output);
+        Assert.Contains("changed", second.Output, StringComparison.OrdinalIgnoreCase);
     }
 }

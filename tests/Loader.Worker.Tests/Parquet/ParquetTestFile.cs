@@ -81,12 +81,12 @@ internal static class ParquetTestFile
     }
 
     /// <summary>Writes a flat file of <paramref name="schema"/> from rows of values by column name.</summary>
-    public static async Task WriteAsync(string path, ParquetSchema schema, IEnumerable<Dictionary<string, object?>> rows, int rowGroupSize, CancellationToken cancellationToken)
+    public static async Task WriteAsync(string path, ParquetSchema schema, IEnumerable<Dictionary<string, object?>> rows, int rowGroupSize, CancellationToken cancellationToken, CompressionMethod compression = CompressionMethod.Snappy)
     {
         var data = rows.Select(row => (IDictionary<string, object?>)row).ToList();
         await using var file = File.Create(path);
         await ParquetSerializer.SerializeUntypedAsync(data, schema, file,
-            new ParquetOptions { RowGroupSize = rowGroupSize, CompressionMethod = CompressionMethod.Snappy }, cancellationToken: cancellationToken);
+            new ParquetOptions { RowGroupSize = rowGroupSize, CompressionMethod = compression }, cancellationToken: cancellationToken);
     }
 
     /// <summary>A copy of <paramref name="path"/> cut short by <paramref name="bytes"/>: its footer is gone.</summary>
