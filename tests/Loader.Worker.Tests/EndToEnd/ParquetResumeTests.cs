@@ -58,6 +58,19 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
         ["Loader:LogFormat"] = "Json",
     };
 
+    /// <summary>Runs the load until it has written 9,000 rows and a checkpoint, then kills it, as a crash would.</summary>
+    private async Task KillMidFileAsync(Dictionary<string, string?> settings)
+    {
+        await using var first = LoaderProcess.Start(settings);
+        await first.WhenWrittenAsync(9_000, _cancellation);
+        while (!File.Exists(settings["Loader:CheckpointPath"]))
+        {
+            await Task.Delay(50, _cancellation);
+        }
+
+        await first.KillAsync();
+    }
+
     [Fact]
     public async Task A_load_killed_mid_file_resumes_from_its_checkpoint_and_ends_with_the_table_equal_to_the_input()
     {
@@ -66,16 +79,7 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
         var table = AzuriteFixture.UniqueTableName("presume");
         var settings = Settings(path, table);
 
-        await using (var first = LoaderProcess.Start(settings))
-        {
-            await first.WhenWrittenAsync(9_000, _cancellation);
-            while (!File.Exists(settings["Loader:CheckpointPath"]))
-            {
-                await Task.Delay(50, _cancellation);
-            }
-
-            await first.KillAsync();
-        }
+        await KillMidFileAsync(settings);
 
         settings.Remove("Loader:MaxRowsPerSecond");
         await using var second = LoaderProcess.Start(settings);
@@ -101,16 +105,7 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
         var table = AzuriteFixture.UniqueTableName("pchanged");
         var settings = Settings(path, table);
 
-        await using (var first = LoaderProcess.Start(settings))
-        {
-            await first.WhenWrittenAsync(9_000, _cancellation);
-            while (!File.Exists(settings["Loader:CheckpointPath"]))
-            {
-                await Task.Delay(50, _cancellation);
-            }
-
-            await first.KillAsync();
-        }
+        await KillMidFileAsync(settings);
 
         // One value early in the file changed, the file's size and time kept: only the fingerprint of the rows can tell.
         var (length, written) = (new FileInfo(path).Length, File.GetLastWriteTimeUtc(path));
