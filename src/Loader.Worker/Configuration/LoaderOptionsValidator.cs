@@ -80,6 +80,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         failures.AddSection(_blob, options.Blob);
         failures.AddSection(_estimate, options.Estimate);
         failures.Bounds(KeyOf(nameof(LoaderOptions.Verify)), options.Verify);
+        failures.Bounds(KeyOf(nameof(LoaderOptions.Parquet)), options.Parquet);
 
         // Only the chosen backend's settings are required: a Tables load needs no Cosmos settings and the other way round.
         // A value out of range is a mistake in any section, used or not.

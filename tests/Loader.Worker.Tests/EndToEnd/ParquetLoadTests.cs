@@ -128,6 +128,27 @@ public sealed class ParquetLoadTests(BlobAzuriteFixture azurite) : IClassFixture
         Assert.Contains("Loader:Columns:ratio asks for Int32, but the Parquet column is DOUBLE (read as Double)", refused.Error + refused.RequireReport().Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Decimal_as_double_writes_a_number_and_rejects_a_value_a_double_would_round_naming_row_group_row_and_column()
+    {
+        var path = _directory.File("decimals.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 6, rowGroupSize: 4, _cancellation);
+        var table = AzuriteFixture.UniqueTableName("decimal");
+        var settings = Settings(path, table);
+        settings["Loader:PartitionKey"] = "p{id}";
+        settings["Loader:Parquet:Decimal"] = "Double";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        // 'precise' (38 digits) rounds in every row that has one; row 3 holds nulls only and loads, 'amount' a Double.
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Equal((6L, 1L, 5L), (run.RequireReport().RowsRead, run.RequireReport().RowsWritten, run.RequireReport().RowsRejected));
+        var stored = await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation);
+        Assert.Equal(["id"], stored[("p3", "3")].Properties.Keys);
+        var rejects = await File.ReadAllTextAsync(settings["Loader:RejectsPath"]!, _cancellation);
+        Assert.Contains("row group 2, row 2: column 'precise' holds 123456789012345678.9012345684, which a Double would round to ", rejects, StringComparison.Ordinal);
+    }
+
     private static DateTime ToUtc(object value) => value switch
     {
         DateTimeOffset at => at.UtcDateTime,
