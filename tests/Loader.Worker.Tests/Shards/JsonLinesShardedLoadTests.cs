@@ -33,23 +33,7 @@ public sealed class JsonLinesShardedLoadTests
         await container.CreateIfNotExistsAsync(cancellationToken: _cancellation);
         await container.GetBlobClient("docs/all.jsonl").UploadAsync(BinaryData.FromString(text.ToString()), _cancellation);
         var table = AzuriteFixture.UniqueTableName("jlshards");
-        var settings = new Dictionary<string, string?>
-        {
-            ["Loader:Input"] = $"{azurite.BlobEndpoint}/input/docs/",
-            ["Loader:Blob:ConnectionString"] = azurite.ConnectionString,
-            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
-            ["Loader:Tables:Table"] = table,
-            ["Loader:PartitionKey"] = "{pk}",
-            ["Loader:RowKey"] = "{id}",
-            ["Loader:Shards:By"] = "Range",
-            ["Loader:Shards:TargetBytes"] = "200000",
-            ["Loader:Shards:State"] = $"{azurite.BlobEndpoint}/state/jl/",
-            ["Loader:Shards:Queue"] = $"{azurite.QueueEndpoint}/jl-shards",
-            ["Loader:Shards:VisibilityTimeout"] = "00:00:20",
-            ["Loader:Shards:RetryDelay"] = "00:00:00",
-            ["Loader:Shards:PollInterval"] = "00:00:01",
-            ["Loader:LogFormat"] = "Text",
-        };
+        var settings = RangeShardSettings.For(azurite, "docs/", table, "jl", 200000);
 
         var (planExit, planOutput) = await RunAsync("plan", settings);
         Assert.True(planExit == ExitCodes.Success, planOutput);

@@ -37,23 +37,7 @@ public sealed class ParquetShardedLoadTests : IDisposable
         await input.CreateIfNotExistsAsync(cancellationToken: _cancellation);
         await input.GetBlobClient("parquet/sharded.parquet").UploadAsync(BinaryData.FromBytes(bytes), _cancellation);
         var table = AzuriteFixture.UniqueTableName("pshard");
-        var settings = new Dictionary<string, string?>
-        {
-            ["Loader:Input"] = $"{azurite.BlobEndpoint}/input/parquet/",
-            ["Loader:Blob:ConnectionString"] = azurite.ConnectionString,
-            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
-            ["Loader:Tables:Table"] = table,
-            ["Loader:PartitionKey"] = "{pk}",
-            ["Loader:RowKey"] = "{id}",
-            ["Loader:Shards:By"] = "Range",
-            ["Loader:Shards:TargetBytes"] = Math.Max(65_536, bytes.Length / 5).ToString(CultureInfo.InvariantCulture),
-            ["Loader:Shards:State"] = $"{azurite.BlobEndpoint}/state/pshard/",
-            ["Loader:Shards:Queue"] = $"{azurite.QueueEndpoint}/pshard-shards",
-            ["Loader:Shards:VisibilityTimeout"] = "00:00:20",
-            ["Loader:Shards:RetryDelay"] = "00:00:00",
-            ["Loader:Shards:PollInterval"] = "00:00:01",
-            ["Loader:LogFormat"] = "Text",
-        };
+        var settings = RangeShardSettings.For(azurite, "parquet/", table, "pshard", Math.Max(65_536, bytes.Length / 5));
 
         var (planExit, planOutput) = await RunAsync("plan", settings);
         Assert.True(planExit == ExitCodes.Success, planOutput);
