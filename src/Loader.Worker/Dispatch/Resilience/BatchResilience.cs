@@ -26,8 +26,8 @@ internal sealed class BatchResilience
         var retry = new RetryStrategyOptions<BatchOutcome>
         {
             ShouldHandle = args => ValueTask.FromResult(ShouldRetry(args.Outcome.Result, args.AttemptNumber, args.Context, options, timeProvider)),
-            // The attempts are counted in ShouldRetry when throttled batches may outlast them.
-            MaxRetryAttempts = options.MaxThrottledWait > TimeSpan.Zero ? int.MaxValue : Math.Max(1, options.MaxAttempts),
+            // ShouldRetry counts the attempts: a throttled batch may outlast them.
+            MaxRetryAttempts = int.MaxValue,
             BackoffType = DelayBackoffType.Exponential,
             UseJitter = true,
             Delay = options.BaseDelay,
