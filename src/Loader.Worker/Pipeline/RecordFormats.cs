@@ -15,19 +15,23 @@ internal static class RecordFormats
     {
         InputFormat.Csv or InputFormat.Auto => new CsvFormat(settings.Csv),
         InputFormat.JsonLines => new JsonLinesFormat(JsonSettings(settings)),
-        InputFormat.Parquet => new ParquetFormat(settings.Parquet, ParquetPathSeparator(settings), settings.Columns),
+        InputFormat.Parquet => new ParquetFormat(settings.Parquet, PathSeparator(settings), settings.Columns),
         _ => throw new InputRefusedException(
             $"Loader:Input is {FormatChoice.Describe(format)}, which this loader does not read yet; set Loader:Format to Csv if it is CSV after all."),
     };
 
     /// <summary>Cosmos DB keeps nested objects and arrays (paths joined with its path separator nest again); Table Storage flattens or refuses them.</summary>
-    private static JsonLinesSettings JsonSettings(LoaderOptions settings) => settings.Backend == BackendKind.Cosmos
-        ? new JsonLinesSettings(settings.Cosmos.PathSeparator, KeepsJson: true, RefuseNested: false, settings.Csv.MaxRecordBytes)
-        : new JsonLinesSettings(settings.Json.FlattenSeparator, KeepsJson: false, RefuseNested: settings.Json.Nested == JsonNesting.Refuse, settings.Csv.MaxRecordBytes);
+    private static JsonLinesSettings JsonSettings(LoaderOptions settings)
+    {
+        var keepsJson = settings.Backend == BackendKind.Cosmos;
+        return new JsonLinesSettings(PathSeparator(settings), keepsJson, RefuseNested: !keepsJson && settings.Json.Nested == JsonNesting.Refuse, settings.Csv.MaxRecordBytes);
+    }
+
     /// <summary>
-    /// What joins a Parquet struct's name and its fields' in a column name: Cosmos DB's path separator, so the struct is
-    /// written nested; in Table Storage, whose property names cannot hold '.', JSON Lines' flattening separator.
+    /// What joins a nested value's path in a column name (a JSON object's members, a Parquet struct's fields): Cosmos DB's
+    /// path separator, so the value is written nested; in Table Storage, whose property names cannot hold '.', the
+    /// flattening separator.
     /// </summary>
-    private static string ParquetPathSeparator(LoaderOptions settings) =>
+    private static string PathSeparator(LoaderOptions settings) =>
         settings.Backend == BackendKind.Cosmos ? settings.Cosmos.PathSeparator : settings.Json.FlattenSeparator;
 }
