@@ -45,6 +45,24 @@ for path in sorted(glob.glob(sys.argv[1] + "/*.trx")):
 EOF
 )"
 
+# Failed tests with the first lines of their messages, last before the count, so that a run whose output is seen
+# only in its tail (CI) still names what failed and why.
+failures="$(python3 - "$results" <<'EOF'
+import glob, sys, xml.etree.ElementTree as ET
+ns = {"t": "http://microsoft.com/schemas/VisualStudio/TeamTest/2010"}
+for path in sorted(glob.glob(sys.argv[1] + "/*.trx")):
+    for result in sorted(ET.parse(path).getroot().iterfind(".//t:UnitTestResult[@outcome='Failed']", ns), key=lambda r: r.get("testName")):
+        message = result.findtext("t:Output/t:ErrorInfo/t:Message", default="", namespaces=ns).strip() or "(no message)"
+        lines = [line.strip() for line in message.splitlines() if line.strip()][:6]
+        print(f"  {result.get('testName')}:")
+        for line in lines:
+            print(f"    {line[:400]}")
+        trace = result.findtext("t:Output/t:ErrorInfo/t:StackTrace", default="", namespaces=ns).strip().splitlines()
+        for line in trace[:3]:
+            print(f"    {line.strip()[:300]}")
+EOF
+)"
+
 if [[ -s $measurements ]]; then
   echo "Measured by the tests:"
   sed 's/^/  /' "$measurements"
@@ -56,6 +74,10 @@ if [[ $skipped -gt 0 ]]; then
   else
     echo "  (the reasons could not be read from $results)"
   fi
+fi
+if [[ -n $failures ]]; then
+  echo "Failed:"
+  echo "$failures"
 fi
 if [[ -n $problem ]]; then
   echo "FAILED: $problem"
