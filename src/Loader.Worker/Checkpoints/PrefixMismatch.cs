@@ -1,4 +1,5 @@
 using System.Globalization;
+using Loader.Abstractions;
 using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Checkpoints;
@@ -11,7 +12,8 @@ namespace Loader.Worker.Checkpoints;
 /// <param name="checkpointPath">The checkpoint, as messages name it.</param>
 /// <param name="source">The input: its name and where its lines come from.</param>
 /// <param name="rewritten">The parts with a new ETag or write time since the checkpoint, as named for a reader.</param>
-internal sealed class PrefixMismatch(string checkpointPath, InputSource source, IReadOnlyList<string> rewritten)
+/// <param name="rowPlace">How the input's format names a row when that is not a line (Parquet's row group and row); null for lines.</param>
+internal sealed class PrefixMismatch(string checkpointPath, InputSource source, IReadOnlyList<string> rewritten, Func<RowOrigin, string>? rowPlace = null)
 {
     /// <summary>The message for the mark <paramref name="failed"/> not passed after <paramref name="passed"/>, or for an input that ended after <paramref name="recordsRead"/> records before it.</summary>
     public string Describe(PrefixMark? passed, PrefixMark failed, long? recordsRead)
@@ -28,6 +30,13 @@ internal sealed class PrefixMismatch(string checkpointPath, InputSource source, 
     /// <summary>The lines after <paramref name="after"/> up to <paramref name="to"/>, in their part when the input has several.</summary>
     private string Lines(long? after, long to)
     {
+        if (rowPlace is not null)
+        {
+            // Rows have no header before them: the first is row 1.
+            var first = (after ?? 0) + 1;
+            return $"{rowPlace(new RowOrigin(first, first))} to {rowPlace(new RowOrigin(to, to))}";
+        }
+
         var from = (after ?? 1) + 1;
         if (!source.Lines.HasSeveralParts || source.Lines.Locate(from) is not { } start || source.Lines.Locate(to) is not { } end)
         {

@@ -87,7 +87,7 @@ internal sealed partial class ResumePointFinder(
         }
 
         var check = proven && fingerprint is not null
-            ? new PrefixCheck([.. checkpoint.Prefix.OrderBy(mark => mark.Record)], fingerprint, new PrefixMismatch(_checkpointPath, source, rewritten).Describe)
+            ? new PrefixCheck([.. checkpoint.Prefix.OrderBy(mark => mark.Record)], fingerprint, new PrefixMismatch(_checkpointPath, source, rewritten, source.Format == InputFormat.Parquet ? reader.Describe : null).Describe)
             : null;
         var skipped = SkipSettled(reader, skip, fingerprint, check);
         statistics.RowsSkipped(skipped + reader.MalformedSkipped);

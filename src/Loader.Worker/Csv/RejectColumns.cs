@@ -25,10 +25,16 @@ internal static class RejectColumns
     /// <summary>The row's line in the input of the load that wrote the file: a resumed load keeps the earlier run's rejects by it.</summary>
     public const string InputLine = "loader_reject_input_line";
 
+    /// <summary>
+    /// Where the row was first read, in the words of its format when they are not a line (a Parquet row: <c>row group 2,
+    /// row 17</c>): only a JSON Lines rejects file of a Parquet input has it.
+    /// </summary>
+    public const string Place = "loader_reject_place";
+
     /// <summary>Every reserved column, in the order the rejects file writes them after the input's own.</summary>
     public static IReadOnlyList<string> All { get; } = [Reason, Line, File, FileLine, Record, InputLine];
 
-    public static bool IsReserved(string column) => All.Contains(column, StringComparer.Ordinal);
+    public static bool IsReserved(string column) => column == Place || All.Contains(column, StringComparer.Ordinal);
 
     /// <summary>Where <paramref name="column"/> is in <paramref name="header"/>, or -1 when it is not there.</summary>
     public static int PositionIn(IReadOnlyList<string> header, string column)

@@ -267,9 +267,9 @@ internal sealed partial class BatchWriter(
         var batch = work.Current;
         var error = outcome.Error ?? outcome.Status.ToString();
         statistics.RowsFailed(work.RemainingRows, error);
-        LogBatchFailed(batch.Entities.Count, PartitionKeyLevels.Display(batch.PartitionKey), batch.Entities[0].Origin.Line, error);
+        LogBatchFailed(batch.Entities.Count, PartitionKeyLevels.Display(batch.PartitionKey), rejects.Describe(batch.Entities[0].Origin), error);
     }
 
-    [LoggerMessage(Level = LogLevel.Error, Message = "{Rows} rows of partition '{PartitionKey}' (from line {Line}) failed: {Error}")]
-    private partial void LogBatchFailed(int rows, string partitionKey, long line, string error);
+    [LoggerMessage(Level = LogLevel.Error, Message = "{Rows} rows of partition '{PartitionKey}' (from {Place}) failed: {Error}")]
+    private partial void LogBatchFailed(int rows, string partitionKey, string place, string error);
 }

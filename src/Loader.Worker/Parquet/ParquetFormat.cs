@@ -12,7 +12,11 @@ namespace Loader.Worker.Parquet;
 /// <param name="options">What DECIMAL columns are written as.</param>
 /// <param name="pathSeparator">Joins a struct's name and its fields' (the store's path separator).</param>
 /// <param name="columnTypes"><c>Loader:Columns</c>.</param>
-internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator, IReadOnlyDictionary<string, ColumnType> columnTypes) : IRecordFormat
+/// <param name="refuseNested">
+/// <c>Loader:Json:Nested</c> is Refuse for a flat store (Table Storage): a struct's field or a list is refused at start, a
+/// fact of the schema, as a JSON Lines input's first object with a nested value is.
+/// </param>
+internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator, IReadOnlyDictionary<string, ColumnType> columnTypes, bool refuseNested = false) : IRecordFormat
 {
     public InputFormat Format => InputFormat.Parquet;
 
@@ -23,6 +27,11 @@ internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator
             .Where(column => columnTypes.TryGetValue(column.Name, out var asked) && !CanConvert(column.Type, asked))
             .Select(column => $"Loader:Columns:{column.Name} asks for {columnTypes[column.Name]}, but the Parquet column is {column.ParquetType} (read as {column.Type}): text converts to any type, Int32 to Int64 or Double, and any value to String")
             .ToList();
+        if (refuseNested && reader.Plan.Where(IsNested).Select(Nesting).ToList() is { Count: > 0 } nested)
+        {
+            problems.Add($"Loader:Json:Nested is Refuse, and the Parquet input has nested columns: {string.Join(", ", nested)}. Table Storage entities are flat: set Loader:Json:Nested to Flatten to write a struct's fields as properties of their own ('a{pathSeparator}b') and a list as its JSON text.");
+        }
+
         if (problems.Count > 0)
         {
             reader.Dispose();
@@ -73,6 +82,13 @@ internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator
 
         return new RecordCuts(0, cuts);
     }
+
+    /// <summary>A list, or a field of a struct: what a flat entity holds only flattened.</summary>
+    private static bool IsNested(ParquetColumn column) => column.Type == ColumnType.Json || column.Leaf.Path.Length > 1;
+
+    private static string Nesting(ParquetColumn column) => column.Type == ColumnType.Json
+        ? $"'{column.Name}' is a {column.ParquetType}"
+        : $"'{column.Name}' is a field of the struct '{column.Leaf.Path.FirstPart}'";
 
     private static bool CanConvert(ColumnType read, ColumnType asked) =>
         read == asked || read == ColumnType.String || asked == ColumnType.String || (read == ColumnType.Int32 && asked is ColumnType.Int64 or ColumnType.Double);

@@ -18,10 +18,13 @@ internal sealed class ParquetRecordReader : IRecordReader
     private const int ChunkRows = 4096;
 
     private readonly IReadOnlyList<InputPart> _parts;
+    private readonly InputLineMap _lines;
     private readonly InputProgress? _progress;
     private readonly int _bufferSize;
     private readonly ParquetDecimalMode _decimals;
     private readonly string _separator;
+    // Read by Describe on the threads that reject rows while the read thread adds parts.
+    private readonly Lock _layoutsLock = new();
     private readonly List<ParquetPartLayout> _layouts = [];
     private int _nextPart;
     private ParquetFileReader? _file;
@@ -31,9 +34,10 @@ internal sealed class ParquetRecordReader : IRecordReader
     private int _currentRow;
     private long _records;
 
-    private ParquetRecordReader(IReadOnlyList<InputPart> parts, InputProgress? progress, int bufferSize, ParquetDecimalMode decimals, string separator)
+    private ParquetRecordReader(IReadOnlyList<InputPart> parts, InputLineMap lines, InputProgress? progress, int bufferSize, ParquetDecimalMode decimals, string separator)
     {
         _parts = parts;
+        _lines = lines;
         _progress = progress;
         _bufferSize = bufferSize;
         _decimals = decimals;
@@ -65,7 +69,7 @@ internal sealed class ParquetRecordReader : IRecordReader
             throw new InputHeaderException("the input has no Parquet file");
         }
 
-        var reader = new ParquetRecordReader(source.Parts, source.Progress, bufferSize, decimals, separator);
+        var reader = new ParquetRecordReader(source.Parts, source.Lines, source.Progress, bufferSize, decimals, separator);
         try
         {
             reader.OpenNextPart();
@@ -165,13 +169,17 @@ internal sealed class ParquetRecordReader : IRecordReader
         }
     }
 
+    /// <summary><c>row group 2, row 17</c> (both 1-based), with the file named when the input has several.</summary>
     public string Describe(RowOrigin origin)
     {
-        for (var i = _layouts.Count - 1; i >= 0; i--)
+        lock (_layoutsLock)
         {
-            if (origin.Record >= _layouts[i].LoadFirst)
+            for (var i = _layouts.Count - 1; i >= 0; i--)
             {
-                return _layouts[i].Describe(origin.Record, named: _parts.Count > 1);
+                if (origin.Record >= _layouts[i].LoadFirst)
+                {
+                    return _layouts[i].Describe(origin.Record, named: _parts.Count > 1);
+                }
             }
         }
 
@@ -264,7 +272,13 @@ internal sealed class ParquetRecordReader : IRecordReader
         _groups = [.. Enumerable.Range(0, file.RowGroupCount).Where(group => part is not RangePart range || (file.OffsetOf(group) >= range.Start && file.OffsetOf(group) < range.End))];
         _nextGroup = 0;
         var fileFirst = _groups.Count > 0 ? file.FirstRecordOf(_groups[0]) : 1;
-        _layouts.Add(new ParquetPartLayout(part.Name, _records + 1, fileFirst, file.RowGroupStarts));
+        lock (_layoutsLock)
+        {
+            _layouts.Add(new ParquetPartLayout(part.Name, _records + 1, fileFirst, file.RowGroupStarts));
+        }
+
+        // Rejects and verify name a row's file and its number in it by the input's line map, as they do a CSV line's.
+        _lines.PartStarts(part.Name, _records + 1, fileFirst);
     }
 
     private static string Describe(IReadOnlyList<ParquetColumn> columns) => string.Join(", ", columns.Select(column => $"{column.Name} {column.Type}"));

@@ -54,7 +54,7 @@ internal sealed class BatchStage(
                 {
                     if (batcher.Add(entity, ready) is { Resolution: DuplicateResolution.LaterRejected } duplicate)
                     {
-                        rejects.Reject(duplicate.Later, $"same partition and row key as line {duplicate.Earlier.Origin.Line}; under Insert the first row stands");
+                        rejects.Reject(duplicate.Later, $"same partition and row key as {rejects.Describe(duplicate.Earlier.Origin)}; under Insert the first row stands");
                     }
                     else
                     {

@@ -15,7 +15,7 @@ internal static class RecordFormats
     {
         InputFormat.Csv or InputFormat.Auto => new CsvFormat(settings.Csv),
         InputFormat.JsonLines => new JsonLinesFormat(JsonSettings(settings)),
-        InputFormat.Parquet => new ParquetFormat(settings.Parquet, PathSeparator(settings), settings.Columns),
+        InputFormat.Parquet => new ParquetFormat(settings.Parquet, PathSeparator(settings), settings.Columns, RefuseNested(settings)),
         _ => throw new InputRefusedException(
             $"Loader:Input is {FormatChoice.Describe(format)}, which this loader does not read yet; set Loader:Format to Csv if it is CSV after all."),
     };
@@ -24,8 +24,11 @@ internal static class RecordFormats
     private static JsonLinesSettings JsonSettings(LoaderOptions settings)
     {
         var keepsJson = settings.Backend == BackendKind.Cosmos;
-        return new JsonLinesSettings(PathSeparator(settings), keepsJson, RefuseNested: !keepsJson && settings.Json.Nested == JsonNesting.Refuse, settings.Csv.MaxRecordBytes);
+        return new JsonLinesSettings(PathSeparator(settings), keepsJson, RefuseNested(settings), settings.Csv.MaxRecordBytes);
     }
+
+    /// <summary><c>Loader:Json:Nested=Refuse</c> holds for Table Storage only: Cosmos DB keeps nested values as they are.</summary>
+    private static bool RefuseNested(LoaderOptions settings) => settings.Backend != BackendKind.Cosmos && settings.Json.Nested == JsonNesting.Refuse;
 
     /// <summary>
     /// What joins a nested value's path in a column name (a JSON object's members, a Parquet struct's fields): Cosmos DB's

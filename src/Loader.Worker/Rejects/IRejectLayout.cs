@@ -8,7 +8,10 @@ internal interface IRejectLayout
     /// <summary>The media type the file is published with.</summary>
     string ContentType { get; }
 
-    /// <summary>The row of a rejected record, and the line a person is told it is on (where it was first read).</summary>
+    /// <summary>How messages name where a record of this load's input is: <c>line 12</c>, or for Parquet <c>row group 2, row 17</c>.</summary>
+    string Describe(RowOrigin origin);
+
+    /// <summary>The row of a rejected record, and where a person is told it is (where it was first read).</summary>
     /// <param name="origin">Where the record is in this load's input.</param>
     /// <param name="reason">Why it was rejected, as it may be written.</param>
     /// <param name="recordText">The record as it stood in the input.</param>

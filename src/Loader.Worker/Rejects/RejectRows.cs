@@ -68,6 +68,8 @@ internal sealed class RejectRows : IRejectLayout
 
     public IRejectWriter Create(string path, long? keepUpToLine) => new CsvRejectWriter(path, this, keepUpToLine);
 
+    public string Describe(RowOrigin origin) => RejectRow.LineOf(origin.Line);
+
     public RejectRow Row(RowOrigin origin, string reason, string recordText, bool split)
     {
         var row = new string[Header.Count];
@@ -96,7 +98,7 @@ internal sealed class RejectRows : IRejectLayout
 
         string[] reserved = [reason, line.ToString(CultureInfo.InvariantCulture), file, fileLine, record, origin.Line.ToString(CultureInfo.InvariantCulture)];
         reserved.CopyTo(row, _dataColumns.Length);
-        return new RejectRow(row, line);
+        return new RejectRow(row, line, RejectRow.LineOf(line));
     }
 
     /// <summary>The record's fields, or null when it is not one record of the input's number of fields.</summary>
@@ -138,4 +140,10 @@ internal sealed class RejectRows : IRejectLayout
 }
 
 /// <summary>A row of the rejects file, and the line it names as the row's (where it was first read).</summary>
-internal sealed record RejectRow(string[] Fields, long Line);
+/// <param name="Fields">The row's fields as the file writes them.</param>
+/// <param name="Line">The line (for Parquet, the row's number through the input) it was first read on.</param>
+/// <param name="Place">How messages name where it was first read: <c>line 12</c>, or <c>row group 2, row 17</c>.</param>
+internal sealed record RejectRow(string[] Fields, long Line, string Place)
+{
+    public static string LineOf(long line) => string.Create(CultureInfo.InvariantCulture, $"line {line}");
+}

@@ -60,6 +60,9 @@ internal sealed partial class RejectSink : IDisposable
 
     public long Count => Interlocked.Read(ref _count);
 
+    /// <summary>How messages name where a record of the input is, in its format's words: <c>line 12</c>, <c>row group 2, row 17</c>.</summary>
+    public string Describe(RowOrigin origin) => _rows.Describe(origin);
+
     /// <summary>Rejects a record that was read whole but could not be written; <paramref name="recordText"/> is the record as it stood in the input.</summary>
     public void Reject(RowOrigin origin, string reason, string recordText) => Reject(origin, reason, recordText, split: true);
 
@@ -81,18 +84,18 @@ internal sealed partial class RejectSink : IDisposable
             _writer?.Write(row);
         }
 
-        _statistics.Rejects.Add(row.Line, reason, recordText, origin.Line);
+        _statistics.Rejects.Add(row.Line, row.Place, reason, recordText, origin.Line);
         _statistics.RowsRejected(1);
         _statistics.LinesRejected(LinesOf(recordText));
         if (count <= LoggedRejects)
         {
             if (row.Line == origin.Line)
             {
-                LogRejected(origin.Line, reason);
+                LogRejected(row.Place, reason);
             }
             else
             {
-                LogRejectedAgain(row.Line, origin.Line, reason);
+                LogRejectedAgain(row.Place, origin.Line, reason);
             }
         }
         else if (count == LoggedRejects + 1)
@@ -152,11 +155,11 @@ internal sealed partial class RejectSink : IDisposable
         _limitExceeded.Dispose();
     }
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected line {Line}: {Reason}")]
-    private partial void LogRejected(long line, string reason);
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected {Place}: {Reason}")]
+    private partial void LogRejected(string place, string reason);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected line {Line} (line {InputLine} of this input, a rejects file): {Reason}")]
-    private partial void LogRejectedAgain(long line, long inputLine, string reason);
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Rejected {Place} (line {InputLine} of this input, a rejects file): {Reason}")]
+    private partial void LogRejectedAgain(string place, long inputLine, string reason);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "More rows rejected; only the first {Logged} are logged, all are in the rejects file and the report")]
     private partial void LogMoreRejects(int logged);

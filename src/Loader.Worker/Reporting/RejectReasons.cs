@@ -22,8 +22,11 @@ internal sealed partial class RejectReasons
 
     private readonly Dictionary<string, Group> _groups = new(StringComparer.Ordinal);
 
-    /// <summary>Counts one rejected row: <paramref name="line"/> is where it was first read, <paramref name="inputLine"/> its line in this load's input when that is another (a rejects file read back).</summary>
-    public void Add(long line, string reason, string recordText, long? inputLine = null)
+    /// <summary>
+    /// Counts one rejected row: <paramref name="line"/> is where it was first read (<paramref name="place"/> in its format's
+    /// words), <paramref name="inputLine"/> its line in this load's input when that is another (a rejects file read back).
+    /// </summary>
+    public void Add(long line, string place, string reason, string recordText, long? inputLine = null)
     {
         var kind = KindOf(reason);
         lock (_groups)
@@ -45,7 +48,7 @@ internal sealed partial class RejectReasons
             if (group.Examples.Count < ExamplesPerReason)
             {
                 var record = recordText.TrimEnd('\r', '\n');
-                group.Examples.Add(new RejectExample(line, reason, record.Length <= MaxRecordChars ? record : record[..MaxRecordChars] + "…", inputLine == line ? null : inputLine));
+                group.Examples.Add(new RejectExample(line, place, reason, record.Length <= MaxRecordChars ? record : record[..MaxRecordChars] + "…", inputLine == line ? null : inputLine));
             }
         }
     }
@@ -73,7 +76,8 @@ internal sealed partial class RejectReasons
     [GeneratedRegex(@"(?<column>(?<=\bcolumn ))?'[^']*'")]
     private static partial Regex QuotedValue();
 
-    [GeneratedRegex(@"\b(?<word>line|lines|has|record) \d+\b")]
+    // "row group 2, row 17" names a Parquet row as "line 12" names a CSV one.
+    [GeneratedRegex(@"\b(?<word>line|lines|has|record|group|row) \d+\b")]
     private static partial Regex Numbers();
 
     private sealed class Group
@@ -88,8 +92,9 @@ internal sealed partial class RejectReasons
 internal sealed record RejectReason(string Reason, long Rows, IReadOnlyList<RejectExample> Examples);
 
 /// <summary>One rejected row: its line, its own reason, and its record as it stood in the input (shortened).</summary>
-/// <param name="Line">The line the row was first read on: in a rejects file read back, the line it came from.</param>
+/// <param name="Line">The line the row was first read on: in a rejects file read back, the line it came from (a Parquet row's number through the input).</param>
+/// <param name="Place">Where it was first read in its format's words: <c>line 12</c>, or <c>row group 2, row 17</c> (and its file, of several).</param>
 /// <param name="Reason">Why it was rejected.</param>
 /// <param name="Record">The record as it stood in this load's input.</param>
 /// <param name="InputLine">Its line in this load's input when that is another (a rejects file read back); else null.</param>
-internal sealed record RejectExample(long Line, string Reason, string Record, long? InputLine = null);
+internal sealed record RejectExample(long Line, string Place, string Reason, string Record, long? InputLine = null);

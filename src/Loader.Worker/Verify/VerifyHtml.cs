@@ -73,11 +73,11 @@ internal static class VerifyHtml
             return;
         }
 
-        html.Append("<table><thead><tr><th>partition key</th><th>row key</th><th class=\"n\">line</th><th>property</th><th>expected</th><th>stored</th></tr></thead><tbody>");
+        html.Append("<table><thead><tr><th>partition key</th><th>row key</th><th class=\"n\">where</th><th>property</th><th>expected</th><th>stored</th></tr></thead><tbody>");
         foreach (var example in examples)
         {
-            var line = example.Line is { } number ? number.ToString("N0", s_invariant) + (example.File is { } file ? $" ({file} line {example.FileLine:N0})" : "") : "";
-            var stored = example.StoredLine is { } storedLine ? $"line {storedLine:N0}'s row" + (example.Stored is { } value ? ": " + value : "") : example.Stored ?? "";
+            var line = example.Place ?? (example.Line is { } number ? number.ToString("N0", s_invariant) + (example.File is { } file ? $" ({file} line {example.FileLine:N0})" : "") : "");
+            var stored = example.StoredWhere(s_invariant) is { } storedRow ? $"{storedRow}'s row" + (example.Stored is { } value ? ": " + value : "") : example.Stored ?? "";
             html.Append(s_invariant, $"<tr class=\"finding\"><td><code>{E(example.PartitionKey)}</code></td><td><code>{E(example.RowKey)}</code></td><td class=\"n\">{E(line)}</td><td>{E(example.Property ?? "")}</td><td><code>{E(example.Expected ?? "")}</code></td><td><code>{E(stored)}</code></td></tr>");
         }
 

@@ -41,7 +41,11 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
                 }
 
                 var located = source.Lines.HasSeveralParts ? source.Lines.Locate(entity.Origin.Line) : null;
-                var row = new VerifyRow(entity with { SourceRecord = default }, ++sequence, rejected.Contains(entity.Origin.Line), located?.Part, located?.Line ?? 0);
+                var row = new VerifyRow(entity with { SourceRecord = default }, ++sequence, rejected.Contains(entity.Origin.Line), located?.Part, located?.Line ?? 0)
+                {
+                    // A Parquet row is named by its row group and row, not a line.
+                    Place = source.Format == InputFormat.Parquet ? reader.Describe(entity.Origin) : null,
+                };
                 sorter.Add(row);
             }
         }
@@ -60,7 +64,7 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
         foreach (var setting in files)
         {
             var file = outputs.For("Loader:RejectsPath", setting)!;
-            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken, jsonLines: format == InputFormat.JsonLines).ConfigureAwait(false) is { } listed)
+            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken, jsonLines: format is InputFormat.JsonLines or InputFormat.Parquet).ConfigureAwait(false) is { } listed)
             {
                 lines.UnionWith(listed);
             }

@@ -144,6 +144,12 @@ internal sealed record VerifyExample(
     string? Stored = null,
     long? StoredLine = null)
 {
+    /// <summary>Where the row is when its format names it otherwise than by line (a Parquet row: <c>row group 2, row 17</c>, with its file of several).</summary>
+    public string? Place { get; init; }
+
+    /// <summary>The place of the row the store holds instead, named as <see cref="Place"/>.</summary>
+    public string? StoredPlace { get; init; }
+
     /// <summary>Examples in key order.</summary>
     public static IComparer<VerifyExample> ByKey { get; } = Comparer<VerifyExample>.Create((a, b) =>
         string.CompareOrdinal(a.PartitionKey, b.PartitionKey) is var byPartition && byPartition != 0 ? byPartition : string.CompareOrdinal(a.RowKey, b.RowKey));
@@ -157,5 +163,17 @@ internal sealed record VerifyExample(
         difference?.Property,
         difference?.Expected,
         difference?.Stored,
-        storedRow?.Entity.Origin.Line);
+        storedRow?.Entity.Origin.Line)
+    {
+        Place = row.Place,
+        StoredPlace = storedRow?.Place,
+    };
+
+    /// <summary>Where the row is, as a person reads it: its place in its format's words, or its line (and its file's line, of several).</summary>
+    public string? Where(IFormatProvider culture) => Place ?? (Line is { } line
+        ? string.Format(culture, "line {0:N0}{1}", line, File is { } file ? string.Format(culture, ", {0} line {1:N0}", file, FileLine) : "")
+        : null);
+
+    /// <summary>Where the row the store holds instead is, named as <see cref="Where"/>.</summary>
+    public string? StoredWhere(IFormatProvider culture) => StoredPlace ?? (StoredLine is { } line ? string.Format(culture, "line {0:N0}", line) : null);
 }

@@ -23,6 +23,7 @@ internal static class VerifyRowCodec
             writer.Write(row.Rejected);
             writer.Write(row.Part ?? "");
             writer.Write(row.PartLine);
+            writer.Write(row.Place ?? "");
             writer.Write(entity.Properties.Count);
             foreach (var property in entity.Properties)
             {
@@ -50,13 +51,14 @@ internal static class VerifyRowCodec
         var rejected = reader.ReadBoolean();
         var part = reader.ReadString();
         var partLine = reader.ReadInt64();
+        var place = reader.ReadString();
         var properties = new EntityProperty[reader.ReadInt32()];
         for (var i = 0; i < properties.Length; i++)
         {
             properties[i] = Read(reader);
         }
 
-        return new VerifyRow(new LoadEntity(partitionKey, rowKey, properties, origin), sequence, rejected, part.Length == 0 ? null : part, partLine);
+        return new VerifyRow(new LoadEntity(partitionKey, rowKey, properties, origin), sequence, rejected, part.Length == 0 ? null : part, partLine) { Place = place.Length == 0 ? null : place };
     }
 
     private static void Write(BinaryWriter writer, EntityProperty property)

@@ -82,14 +82,14 @@ internal static class VerifySummary
         var c = CultureInfo.InvariantCulture;
         var text = new StringBuilder();
         text.Append(c, $"'{example.PartitionKey}' / '{example.RowKey}'");
-        if (example.Line is { } line)
+        if (example.Where(c) is { } where)
         {
-            text.Append(c, $" (line {line:N0}{(example.File is { } file ? $", {file} line {example.FileLine:N0}" : "")})");
+            text.Append(c, $" ({where})");
         }
 
-        if (example.StoredLine is { } storedLine)
+        if (example.StoredWhere(c) is { } stored)
         {
-            text.Append(c, $": the store holds line {storedLine:N0}'s row");
+            text.Append(c, $": the store holds {stored}'s row");
         }
 
         if (example.Property is { } property)

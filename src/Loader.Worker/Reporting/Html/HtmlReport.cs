@@ -198,14 +198,14 @@ internal static class HtmlReport
         }
 
         html.Append(s_invariant, $"<p class=\"note\">By reason (the row's own values shown as …), with the first {RejectReasons.ExamplesPerReason} rows of each{(report.RejectsPath is null ? "" : "; every one is in " + E(report.RejectsPath))}.</p>");
-        html.Append("<table class=\"rejects\"><thead><tr><th>reason</th><th class=\"n\">rows</th><th>first rows: line, reason, record</th></tr></thead><tbody>");
+        html.Append("<table class=\"rejects\"><thead><tr><th>reason</th><th class=\"n\">rows</th><th>first rows: where, reason, record</th></tr></thead><tbody>");
         foreach (var reason in report.RejectReasons)
         {
             html.Append(s_invariant, $"<tr class=\"reject-reason\"><td>{E(reason.Reason)}</td><td class=\"n\">{reason.Rows:N0}</td><td><ul>");
             foreach (var example in reason.Examples)
             {
                 var inputLine = example.InputLine is { } read ? string.Create(s_invariant, $" (line {read:N0} of this input)") : "";
-                html.Append(s_invariant, $"<li><span class=\"line\">line {example.Line:N0}{inputLine}</span> {E(example.Reason)}<br><code>{E(example.Record)}</code></li>");
+                html.Append(s_invariant, $"<li><span class=\"line\">{E(example.Place)}{inputLine}</span> {E(example.Reason)}<br><code>{E(example.Record)}</code></li>");
             }
 
             html.Append("</ul></td></tr>");

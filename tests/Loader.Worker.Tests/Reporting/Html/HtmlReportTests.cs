@@ -50,7 +50,7 @@ public sealed partial class HtmlReportTests
         Timeline = [.. Enumerable.Range(1, samples).Select(i => new ProgressSample(i * 5, i * 140, i * 3, i / 2, i * 1_700, 8, requestCharge is null ? null : 400, i % 5))],
         PeakMemoryMiB = 120,
         Errors = [new ErrorCount("503 ServerBusy after 10 attempts", 3)],
-        RejectReasons = rejects ?? [new RejectReason("column 'n': '…' is not a valid Int32", 5, [new RejectExample(4, "column 'n': 'forty' is not a valid Int32", "eu,4,forty,<b>bold</b>")])],
+        RejectReasons = rejects ?? [new RejectReason("column 'n': '…' is not a valid Int32", 5, [new RejectExample(4, "line 4", "column 'n': 'forty' is not a valid Int32", "eu,4,forty,<b>bold</b>")])],
         Settings = new Dictionary<string, string> { ["Loader:Input"] = "flights.csv", ["Loader:Tables:ConnectionString"] = SettingsCatalog.Hidden },
         Partitions = new PartitionsReport(
             Count: 4,
@@ -142,7 +142,7 @@ public sealed partial class HtmlReportTests
     [Fact]
     public void A_row_of_a_rejects_file_read_back_is_shown_on_its_first_line_with_its_line_in_this_input_beside_it()
     {
-        var html = HtmlReport.Render(Report(rejects: [new RejectReason("column 'n': '…' is not a valid Int32", 1, [new RejectExample(9, "column 'n': 'seven' is not a valid Int32", "SEA,7,seven", InputLine: 8)])]));
+        var html = HtmlReport.Render(Report(rejects: [new RejectReason("column 'n': '…' is not a valid Int32", 1, [new RejectExample(9, "line 9", "column 'n': 'seven' is not a valid Int32", "SEA,7,seven", InputLine: 8)])]));
 
         Assert.Contains("line 9 (line 8 of this input)</span>", html, StringComparison.Ordinal);
     }
@@ -209,10 +209,10 @@ public sealed partial class HtmlReportTests
         var reasons = new RejectReasons();
         for (var line = 2; line < 12; line++)
         {
-            reasons.Add(line, $"column 'n': 'x{line}' is not a valid Int32", $"row {line}\n");
+            reasons.Add(line, $"line {line}", $"column 'n': 'x{line}' is not a valid Int32", $"row {line}\n");
         }
 
-        reasons.Add(20, "has 3 fields, the header has 5", "a,b,c");
+        reasons.Add(20, "line 20", "has 3 fields, the header has 5", "a,b,c");
 
         var summary = reasons.Summary();
         Assert.Equal([10L, 1L], summary.Select(reason => reason.Rows));
