@@ -26,9 +26,15 @@ internal sealed class ReadinessCheck(IOptions<LoaderOptions> options, IBackendAd
         {
             var source = await input.FindAsync(cancellationToken).ConfigureAwait(false);
             using var reader = input.OpenReader(source);
-            var plan = input.Fit(reader.Columns);
+            var plan = input.Fit(reader.Columns, source.Format);
             var reserved = reader.Columns.Count - plan.DataColumns.Length;
-            return $"readable; its header of {plan.DataColumns.Length} columns fits the key templates and column types"
+            var columns = source.Format switch
+            {
+                InputFormat.JsonLines => $"the {plan.DataColumns.Length} properties of its first object fit",
+                InputFormat.Parquet => $"the {plan.DataColumns.Length} columns of its schema fit",
+                _ => $"its header of {plan.DataColumns.Length} columns fits",
+            };
+            return $"readable; {columns} the key templates and column types"
                 + (reserved > 0 ? $" (and {reserved} columns of a rejects file, which are not loaded)" : "");
         }).ConfigureAwait(false));
 

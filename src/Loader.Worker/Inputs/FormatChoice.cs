@@ -24,6 +24,14 @@ internal static class FormatChoice
         return s_extensions.TryGetValue(Path.GetExtension(stem), out var format) ? format : InputFormat.Csv;
     }
 
+    /// <summary>What a format's columns are read from, as messages name it: a CSV header, the first JSON object's properties, a Parquet schema.</summary>
+    public static string ColumnsOf(InputFormat format) => format switch
+    {
+        InputFormat.JsonLines => "first object's properties",
+        InputFormat.Parquet => "schema",
+        _ => "header",
+    };
+
     /// <summary>How messages name a format.</summary>
     public static string Describe(InputFormat format) => format switch
     {

@@ -54,7 +54,7 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         }
         catch (InputHeaderException exception)
         {
-            throw new InputHeaderException($"Input header: {exception.Message}", exception);
+            throw new InputHeaderException($"Input {FormatChoice.ColumnsOf(source.Format)}: {exception.Message}", exception);
         }
         catch (DamagedInputException exception)
         {
@@ -80,8 +80,10 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
     }
 
     /// <summary>How each record of an input with the columns <paramref name="header"/> becomes an entity.</summary>
-    /// <exception cref="InputHeaderException">The header does not fit the settings; the message names each column or setting at fault.</exception>
-    public MappingPlan Fit(IReadOnlyList<string> header)
+    /// <param name="header">The input's columns.</param>
+    /// <param name="format">The input's format, which says what its columns were read from.</param>
+    /// <exception cref="InputHeaderException">The columns do not fit the settings; the message names each column or setting at fault.</exception>
+    public MappingPlan Fit(IReadOnlyList<string> header, InputFormat format = InputFormat.Csv)
     {
         try
         {
@@ -92,7 +94,7 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         }
         catch (InputHeaderException exception)
         {
-            throw new InputHeaderException($"The input's header does not fit the settings:{Environment.NewLine}{exception.Message}", exception);
+            throw new InputHeaderException($"The input's {FormatChoice.ColumnsOf(format)} {(format == InputFormat.JsonLines ? "do" : "does")} not fit the settings:{Environment.NewLine}{exception.Message}", exception);
         }
     }
 }

@@ -88,6 +88,7 @@ internal sealed partial class LoadPipeline
         var source = await _parts.Input.FindAsync(abort).ConfigureAwait(false);
         run.InputReading = source.Progress;
         run.InputMedium = source.Medium;
+        run.InputFormat = source.Format;
         run.InputCompressed = source.CompressedParts.Any();
         if (!source.ReadsOnce)
         {
@@ -97,7 +98,7 @@ internal sealed partial class LoadPipeline
         }
 
         using var reader = _parts.Input.OpenReader(source);
-        var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Columns), reader, source.Format);
+        var mappers = _parts.Input.Mappers(_parts.Input.Fit(reader.Columns, source.Format), reader, source.Format);
         var checkpoints = _settings.DryRun || _parts.Outputs.For("Loader:CheckpointPath", _settings.CheckpointPath) is not { } file ? null : new CheckpointStore(file);
         var fingerprint = checkpoints is null ? null : new RecordSequenceHash();
         var resume = checkpoints is null ? null : await _parts.Resume.FindAsync(checkpoints, source, reader, fingerprint, abort).ConfigureAwait(false);

@@ -64,6 +64,10 @@ internal sealed record LoadReport
     /// <summary>Whether every row read is accounted for.</summary>
     public required bool Reconciled { get; init; }
 
+    /// <summary>The input's format, which says what its lines are (a Parquet input has rows only); null when it was not opened.</summary>
+    [JsonIgnore]
+    public Inputs.InputFormat? InputFormat { get; init; }
+
     /// <summary>Lines of the input read, header and blank lines included; null when the input was not opened.</summary>
     public long? LinesRead { get; init; }
 

@@ -56,6 +56,7 @@ internal sealed class LoadReportBuilder(
             CheckpointPath = OutputFiles.Display(settings.CheckpointPath),
             Reconciled = counts.RowsRead == counts.RowsSettled,
             LinesRead = run.LinesRead,
+            InputFormat = run.InputFormat,
             LinesRejected = counts.LinesRejected,
             Batches = counts.Batches,
             Requests = counts.Requests,
@@ -133,6 +134,9 @@ internal sealed class LoadRunFacts(DateTimeOffset startedAt)
 
     /// <summary>Lines of the input read, once reading is over.</summary>
     public long? LinesRead { get; set; }
+
+    /// <summary>The input's format, once it is found.</summary>
+    public Inputs.InputFormat? InputFormat { get; set; }
 
     /// <summary>The input's stored size, once it is open.</summary>
     public long? InputBytes { get; set; }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Loader.Worker.Inputs;
 
 namespace Loader.Worker.Reporting;
 
@@ -42,9 +43,11 @@ internal static class SummaryWriter
             + (report.RowsAlreadyWritten > 0 ? " + already written" : "")
             + (report.RowsAlreadyAbsent > 0 ? " + already absent" : "");
         text.AppendLine(c, $"  reconciled       {(report.Reconciled ? "yes" : "NO")}: read = {identity}");
-        if (report.LinesRead is { } lines)
+        // A Parquet input has rows, not lines: its rows read say it all.
+        if (report.LinesRead is { } lines && report.InputFormat != InputFormat.Parquet)
         {
-            text.AppendLine(c, $"  lines read       {lines,12:N0}   header and blank lines included; {report.LinesRejected:N0} of them in the {report.RowsRejected:N0} rejected rows");
+            var counted = report.InputFormat == InputFormat.JsonLines ? "blank lines included" : "header and blank lines included";
+            text.AppendLine(c, $"  lines read       {lines,12:N0}   {counted}; {report.LinesRejected:N0} of them in the {report.RowsRejected:N0} rejected rows");
         }
 
         text.AppendLine(c, $"  batches          {report.Batches,12:N0}   in {report.Requests:N0} requests");

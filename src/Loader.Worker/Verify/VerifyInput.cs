@@ -28,7 +28,7 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
             var source = await input.FindAsync(cancellationToken).ConfigureAwait(false);
             var rejected = await RejectedLinesAsync(scope.RejectsFiles, source.Format, cancellationToken).ConfigureAwait(false);
             using var reader = input.OpenReader(source);
-            var createMapper = input.Mappers(input.Fit(reader.Columns), reader, source.Format);
+            var createMapper = input.Mappers(input.Fit(reader.Columns, source.Format), reader, source.Format);
             using var mappers = new ThreadLocal<EntityMapper>(createMapper);
             foreach (var record in reader.ReadAll(new MapEach(mappers), LoadPipeline.MapThreads(settings)))
             {
