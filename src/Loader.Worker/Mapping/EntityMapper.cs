@@ -258,12 +258,10 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         return true;
     }
 
-    // A typed record's text (a Parquet row as a JSON object) is not in the input's own syntax: kept whole, not split into fields.
+    // A typed record's text (a Parquet row) is a JSON object of its columns, which the JSON Lines rejects file splits as it does a JSON line.
     private static MapResult Reject<TRecord>(in TRecord record, RowOrigin origin, string reason)
         where TRecord : struct, IRecordFields =>
-        record.IsTyped
-            ? MapResult.RejectUnsplit(origin, reason, Encoding.UTF8.GetString(record.Raw))
-            : MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.Raw));
+        MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.Raw));
 
     private static int FirstInvalidField<TRecord>(in TRecord record)
         where TRecord : struct, IRecordFields
