@@ -80,6 +80,10 @@ public sealed class ParquetRejectsTests(AzuriteFixture azurite) : IDisposable
             Assert.Contains("Rejected row group 1, row 2: " + EmptyKey, logged);
             Assert.Contains("Rejected row group 2, row 2: " + EmptyKey, logged);
             Assert.DoesNotContain(logged, message => message.StartsWith("Rejected line", StringComparison.Ordinal));
+
+            // The summary counts Parquet's rows, not lines of a header.
+            Assert.Contains(logged, message => message.StartsWith("Load Completed: ", StringComparison.Ordinal) || message.Contains("rows read", StringComparison.Ordinal));
+            Assert.DoesNotContain(logged, message => message.Contains("header and blank lines", StringComparison.Ordinal));
         }
 
         // The rejects file: each rejected row as the JSON object of its columns, its place named.
@@ -108,6 +112,19 @@ public sealed class ParquetRejectsTests(AzuriteFixture azurite) : IDisposable
             reject["code"] = string.Create(CultureInfo.InvariantCulture, $"c{(int)reject["id"]!}");
             return reject.ToJsonString();
         }), _cancellation);
+        // --check says what each format's columns are read from: the Parquet schema, the JSON Lines first object.
+        await using (var check = LoaderProcess.StartWithArguments([.. Arguments(input, table, "check"), "--check", "--Loader:LogFormat=Text"]))
+        {
+            Assert.True(await check.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, check.Output + check.Error);
+            Assert.Contains("readable; the 9 columns of its schema fit the key templates and column types", check.Output, StringComparison.Ordinal);
+        }
+
+        await using (var check = LoaderProcess.StartWithArguments([.. Arguments(fixedRejects, table, "check"), "--check", "--Loader:LogFormat=Text"]))
+        {
+            Assert.True(await check.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, check.Output + check.Error);
+            Assert.Contains("readable; the 9 properties of its first object fit the key templates and column types (and 6 columns of a rejects file, which are not loaded)", check.Output, StringComparison.Ordinal);
+        }
+
         await using (var replay = LoaderProcess.StartWithArguments([.. Arguments(fixedRejects, table, "replay"), "--Loader:Columns:id=Int32", "--Loader:Columns:address_zip=Int32"]))
         {
             Assert.True(await replay.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, replay.Output + replay.Error);
