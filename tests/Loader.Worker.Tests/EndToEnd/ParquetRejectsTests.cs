@@ -76,7 +76,7 @@ public sealed class ParquetRejectsTests(AzuriteFixture azurite) : IDisposable
         await using (var load = LoaderProcess.StartWithArguments(Arguments(input, table, "first")))
         {
             Assert.True(await load.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, load.Output + load.Error);
-            var logged = LoggedMessages(load.Output);
+            var logged = load.LoggedMessages();
             Assert.Contains("Rejected row group 1, row 2: " + EmptyKey, logged);
             Assert.Contains("Rejected row group 2, row 2: " + EmptyKey, logged);
             Assert.DoesNotContain(logged, message => message.StartsWith("Rejected line", StringComparison.Ordinal));
@@ -157,7 +157,7 @@ public sealed class ParquetRejectsTests(AzuriteFixture azurite) : IDisposable
         await using (var load = LoaderProcess.StartWithArguments(arguments))
         {
             Assert.True(await load.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, load.Output + load.Error);
-            Assert.Contains("Rejected row group 1, row 3: same partition and row key as row group 1, row 1; under Insert the first row stands", LoggedMessages(load.Output));
+            Assert.Contains("Rejected row group 1, row 3: same partition and row key as row group 1, row 1; under Insert the first row stands", load.LoggedMessages());
         }
 
         // Row 1 (row key False) changed in the table: verify names the row it expected there by its row group and row.
@@ -205,12 +205,6 @@ public sealed class ParquetRejectsTests(AzuriteFixture azurite) : IDisposable
         Assert.Matches(@"sample\s+999\s+rows written", estimate.Output);
         Assert.Contains("Rejected row group 3, row 100: " + EmptyKey, estimate.Output, StringComparison.Ordinal);
     }
-
-    /// <summary>The messages of the JSON log lines the process printed (its output is not a terminal).</summary>
-    private static List<string> LoggedMessages(string output) =>
-        [.. output.Split('\n', StringSplitOptions.TrimEntries)
-            .Where(line => line.StartsWith('{'))
-            .Select(line => JsonDocument.Parse(line).RootElement.GetProperty("Message").GetString()!)];
 
     /// <summary>Each property with its value and its type, in name order, Timestamp and ETag left out.</summary>
     private static List<string> Typed(IReadOnlyDictionary<string, object> properties) =>

@@ -85,15 +85,9 @@ public sealed class RejectsReplayTests(AzuriteFixture azurite) : IDisposable
 
         Assert.Equal(ExitCodes.Success, await replay.WaitForExitAsync(TimeSpan.FromMinutes(2), _cancellation));
         AssertReplayed(input);
-        Assert.Contains("Rejected line 9 (line 8 of this input, a rejects file): " + UnfixedReason, LoggedMessages(replay.Output));
+        Assert.Contains("Rejected line 9 (line 8 of this input, a rejects file): " + UnfixedReason, replay.LoggedMessages());
         await AssertTableHoldsEveryRowButTheUnfixedAsync(table);
     }
-
-    /// <summary>The messages of the JSON log lines the process printed (its output is not a terminal).</summary>
-    private static List<string> LoggedMessages(string output) =>
-        [.. output.Split('\n', StringSplitOptions.TrimEntries)
-            .Where(line => line.StartsWith('{'))
-            .Select(line => JsonDocument.Parse(line).RootElement.GetProperty("Message").GetString()!)];
 
     private const string UnfixedReason = "column 'n': 'seven' is not a valid Int32 in the invariant culture";
 

@@ -48,6 +48,12 @@ public sealed class LoaderProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
+    /// <summary>The messages of the JSON log lines the process printed (its output is not a terminal, so it logs JSON).</summary>
+    public List<string> LoggedMessages() =>
+        [.. Output.Split('\n', StringSplitOptions.TrimEntries)
+            .Where(line => line.StartsWith('{'))
+            .Select(line => System.Text.Json.JsonDocument.Parse(line).RootElement.GetProperty("Message").GetString()!)];
+
     /// <summary>The process id: how a sharded load's state names the worker (<c>host/pid</c>).</summary>
     public int Id => _process.Id;
 
