@@ -32,6 +32,22 @@ internal static class FormatChoice
         _ => "header",
     };
 
+    /// <summary>What holds a format's columns, as "which the {holder} does not have" names it.</summary>
+    public static string ColumnHolder(InputFormat format) => format switch
+    {
+        InputFormat.JsonLines => "first object",
+        InputFormat.Parquet => "schema",
+        _ => "header",
+    };
+
+    /// <summary>How a message's list of a format's columns is headed.</summary>
+    public static string ColumnListLabel(InputFormat format) => format switch
+    {
+        InputFormat.JsonLines => "First object's properties",
+        InputFormat.Parquet => "Schema columns",
+        _ => "Header columns",
+    };
+
     /// <summary>How messages name a format.</summary>
     public static string Describe(InputFormat format) => format switch
     {

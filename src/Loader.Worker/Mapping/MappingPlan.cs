@@ -81,7 +81,8 @@ internal sealed class MappingPlan
 
     /// <summary>
     /// Binds templates and column types to a header, with a template per level of a hierarchical partition key and the path
-    /// each level fills (<paramref name="levelPaths"/>, to name them; empty for a key of one level).
+    /// each level fills (<paramref name="levelPaths"/>, to name them; empty for a key of one level). Messages name the
+    /// columns as <paramref name="format"/> holds them (a header, a first object, a schema).
     /// </summary>
     public static MappingPlan Create(
         IReadOnlyList<string> header,
@@ -90,7 +91,8 @@ internal sealed class MappingPlan
         KeyTemplate rowKey,
         IReadOnlyDictionary<string, ColumnType> columnTypes,
         IBackendAdapter backend,
-        bool keysOnly = false)
+        bool keysOnly = false,
+        InputFormat format = InputFormat.Csv)
     {
         var problems = new List<string>();
         var index = new Dictionary<string, int>(StringComparer.Ordinal);
@@ -135,12 +137,12 @@ internal sealed class MappingPlan
 
         foreach (var typed in columnTypes.Keys.Where(name => !index.ContainsKey(name)).Order(StringComparer.Ordinal))
         {
-            problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', {Missing(typed, index)}");
+            problems.Add($"Loader:Columns:{typed} gives a type to column '{typed}', {Missing(typed, index, format)}");
         }
 
         foreach (var (required, setting) in backend.Limits.RequiredColumns.Where(required => !index.ContainsKey(required.Key)))
         {
-            problems.Add($"{setting} names column '{InputText.Escape(required)}', {Missing(required, index)}");
+            problems.Add($"{setting} names column '{InputText.Escape(required)}', {Missing(required, index, format)}");
         }
 
         if (backend.Limits.PropertyPathSeparator is { Length: > 0 } separator)
@@ -151,21 +153,21 @@ internal sealed class MappingPlan
         var hierarchical = partitionKeyLevels.Count > 1;
         var levelNames = partitionKeyLevels.Select((_, i) => hierarchical ? string.Create(CultureInfo.InvariantCulture, $"partition key level {i + 1} ({levelPaths[i]})") : "partition key").ToArray();
         var levelTemplates = partitionKeyLevels
-            .Select((level, i) => Compile(level, hierarchical ? string.Create(CultureInfo.InvariantCulture, $"Loader:PartitionKey (level {i + 1}, {levelPaths[i]})") : "Loader:PartitionKey", index, problems))
+            .Select((level, i) => Compile(level, hierarchical ? string.Create(CultureInfo.InvariantCulture, $"Loader:PartitionKey (level {i + 1}, {levelPaths[i]})") : "Loader:PartitionKey", index, problems, format))
             .ToArray();
-        var rowKeyTemplate = Compile(rowKey, "Loader:RowKey", index, problems);
+        var rowKeyTemplate = Compile(rowKey, "Loader:RowKey", index, problems, format);
         if (problems.Count > 0)
         {
             throw new InputHeaderException(string.Join(Environment.NewLine, problems) + Environment.NewLine
-                + $"Header columns: {string.Join(", ", header.Select(h => $"'{InputText.Escape(h)}'"))}");
+                + $"{FormatChoice.ColumnListLabel(format)}: {string.Join(", ", header.Select(h => $"'{InputText.Escape(h)}'"))}");
         }
 
         columns.Sort((a, b) => a.Index.CompareTo(b.Index));
         return new MappingPlan(header, levelTemplates!, levelNames, rowKeyTemplate!, [.. columns], [.. index.Values.Order()]);
     }
 
-    /// <summary>Why a column the settings name is not there: the header lacks it (and the name it may have meant), or it is a rejects file's own.</summary>
-    private static string Missing(string column, Dictionary<string, int> index)
+    /// <summary>Why a column the settings name is not there: the input's columns lack it (and the name it may have meant), or it is a rejects file's own.</summary>
+    private static string Missing(string column, Dictionary<string, int> index, InputFormat format)
     {
         if (RejectColumns.IsReserved(column))
         {
@@ -173,7 +175,7 @@ internal sealed class MappingPlan
         }
 
         var meant = NearestName.Of(column, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
-        return $"which the header does not have{meant}";
+        return $"which the {FormatChoice.ColumnHolder(format)} does not have{meant}";
     }
 
     /// <summary>
@@ -200,11 +202,11 @@ internal sealed class MappingPlan
         }
     }
 
-    private static CompiledKeyTemplate? Compile(KeyTemplate template, string setting, Dictionary<string, int> index, List<string> problems)
+    private static CompiledKeyTemplate? Compile(KeyTemplate template, string setting, Dictionary<string, int> index, List<string> problems, InputFormat format)
     {
         foreach (var missing in template.Columns.Where(column => !index.ContainsKey(column)))
         {
-            problems.Add($"{setting} '{template.Text}' uses column '{missing}', {Missing(missing, index)}");
+            problems.Add($"{setting} '{template.Text}' uses column '{missing}', {Missing(missing, index, format)}");
         }
 
         return template.Columns.All(index.ContainsKey) ? CompiledKeyTemplate.Compile(template, index) : null;

@@ -6,6 +6,7 @@ using Loader.Worker.Hosting;
 using System.Text;
 using CsvHelper;
 using Loader.Worker.Csv;
+using Loader.Worker.Inputs;
 using Loader.Worker.Mapping;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Records;
@@ -177,6 +178,19 @@ public sealed class EntityMapperTests
         Assert.Contains("Loader:Columns:count gives a type to column 'count', which the header does not have" + Environment.NewLine, message, StringComparison.Ordinal);
         Assert.Contains("Loader:RowKey '{rk}-{carier}' uses column 'carier', which the header does not have (did you mean 'carrier'?)", message, StringComparison.Ordinal);
         Assert.EndsWith("Header columns: 'pk', 'rk', 'n', 'carrier'", message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(nameof(InputFormat.JsonLines), "which the first object does not have", "First object's properties: 'pk', 'rk', 'n'")]
+    [InlineData(nameof(InputFormat.Parquet), "which the schema does not have", "Schema columns: 'pk', 'rk', 'n'")]
+    public void A_column_missing_from_json_lines_or_parquet_is_named_with_what_holds_the_columns(string format, string missing, string list)
+    {
+        var message = Assert.Throws<InputHeaderException>(() => MappingPlan.Create(
+            ["pk", "rk", "n"], [KeyTemplate.Parse("{pk}")], [], KeyTemplate.Parse("{rk}-{m}"), new Dictionary<string, ColumnType>(), s_rules, format: Enum.Parse<InputFormat>(format))).Message;
+
+        Assert.Contains($"Loader:RowKey '{{rk}}-{{m}}' uses column 'm', {missing}", message, StringComparison.Ordinal);
+        Assert.EndsWith(list, message, StringComparison.Ordinal);
+        Assert.DoesNotContain("header", message, StringComparison.OrdinalIgnoreCase);
     }
 
 
