@@ -24,14 +24,14 @@ internal sealed class JsonLinesFormat(JsonLinesSettings settings) : IRecordForma
                 cancellationToken.ThrowIfCancellationRequested();
             }
 
-            if (item.Line is not { } line || item.Offset < targets[next])
+            if (!item.IsRecord || item.Offset < targets[next])
             {
                 continue;
             }
 
-            if (line.Origin.Record > 1)
+            if (item.Origin.Record > 1)
             {
-                cuts.Add(new RecordCut(item.Offset, line.Origin.Line, line.Origin.Record - 1));
+                cuts.Add(new RecordCut(item.Offset, item.Origin.Line, item.Origin.Record - 1));
             }
 
             while (next < targets.Count && targets[next] <= item.Offset)

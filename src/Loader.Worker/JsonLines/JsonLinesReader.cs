@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text;
 using Loader.Abstractions;
@@ -6,35 +7,29 @@ using Loader.Worker.Records;
 namespace Loader.Worker.JsonLines;
 
 /// <summary>
-/// Streams JSON Lines: one JSON object per line, UTF-8 (a byte-order mark is passed over), lines split on '\n' with a
-/// '\r' before it dropped, blank lines passed over but counted. The columns are the paths of the first object; a later
-/// object's other paths are its fields beyond them. A line that is not one object (bad JSON, a scalar, an array, a name
-/// given twice, a line longer than the limit) comes back malformed, with its text, and reading goes on with the next.
-/// Records are parsed on the reading thread and mapped, a chunk at a time, on up to <c>parallelism</c> threads, in order. Record numbers
-/// count well-formed objects; lines count every line.
+/// Streams JSON Lines: one JSON object per line (<see cref="JsonLineSource"/> finds the lines). The columns are the paths
+/// of the first object; a later object's other paths are its fields beyond them. A line that is not one object (bad JSON,
+/// a scalar, an array, a name given twice, a line longer than the limit) comes back malformed, with its text, and reading
+/// goes on with the next. The reading thread only finds lines and copies them into a chunk; each line is parsed and mapped,
+/// a chunk at a time, on up to <c>parallelism</c> threads, and given out in order. Record numbers count well-formed
+/// objects; lines count every line.
 /// </summary>
 internal sealed class JsonLinesReader : IRecordReader
 {
-    private const int BufferSize = 256 * 1024;
-    private const int ChunkSize = 1024;
+    private const int ChunkLines = 1024;
 
-    // What a rejected line that is too long keeps of its text.
-    private const int KeptTextBytes = 4096;
+    // A chunk is handed on once its lines take this much, however few they are.
+    private const int ChunkBytes = 1024 * 1024;
 
     private readonly Stream _stream;
     private readonly bool _ownsStream;
     private readonly JsonLinesSettings _settings;
-    private readonly JsonLineParser _parser;
-    private readonly Queue<Item> _pending = new();
-    private readonly Dictionary<string, int> _columns = new(StringComparer.Ordinal);
-
-    private byte[] _buffer = new byte[BufferSize];
-    private long _bufferOffset; // the input offset of _buffer[0]
-    private int _start;
-    private int _end;
-    private bool _ended;
-    private bool _started;
-    private long _lines;
+    private readonly JsonLineSource _source;
+    private readonly Queue<PendingLine> _pending = new();
+    private readonly JsonLineChunk _chunk = new();
+    private readonly ConcurrentBag<JsonLineParser> _parsers = [];
+    private JsonNames _names = JsonNames.None;
+    private JsonLineParser? _parser;
     private long _records;
 
     private JsonLinesReader(Stream stream, bool ownsStream, JsonLinesSettings settings)
@@ -42,17 +37,20 @@ internal sealed class JsonLinesReader : IRecordReader
         _stream = stream;
         _ownsStream = ownsStream;
         _settings = settings;
-        _parser = new JsonLineParser(settings);
+        _source = new JsonLineSource(stream, settings.MaxLineBytes);
     }
 
-    /// <summary>A record or a malformed line, and the input offset its line starts at.</summary>
-    internal readonly record struct Item(JsonLine? Line, MalformedRecord? Malformed, long Offset);
+    /// <summary>A record or a malformed line: where its line starts, and its record number (a malformed line's: of the record before it).</summary>
+    internal readonly record struct Item(bool IsRecord, RowOrigin Origin, long Offset);
 
-    public IReadOnlyList<string> Columns { get; private set; } = [];
+    /// <summary>A line read while looking for the first object: its text, or why it is no record.</summary>
+    private sealed record PendingLine(byte[] Text, long Offset, long Line, string? Problem, string? KeptText);
+
+    public IReadOnlyList<string> Columns => _names.Columns;
 
     public string TextEncoding => "UTF-8";
 
-    public long LinesRead => _lines;
+    public long LinesRead => _source.Lines;
 
     public long MalformedSkipped { get; private set; }
 
@@ -77,21 +75,38 @@ internal sealed class JsonLinesReader : IRecordReader
 
     private void ReadColumns()
     {
-        MalformedRecord? firstBad = null;
-        while (NextItem(first: true) is { } item)
+        string? firstBad = null;
+        while (_source.Next(out var found))
         {
-            _pending.Enqueue(item);
-            if (item.Line is { } line)
+            if (found.Problem is not null)
             {
-                return;
+                _pending.Enqueue(new PendingLine([], found.Offset, found.Line, found.Problem, found.KeptText));
+                firstBad ??= $"line {found.Line}: {found.Problem}";
+                continue;
             }
 
-            firstBad ??= item.Malformed;
+            if (JsonLineParser.FirstObject(_settings, found.Text, out var nested, out var problem) is not { } names)
+            {
+                _pending.Enqueue(new PendingLine([], found.Offset, found.Line, problem, Encoding.UTF8.GetString(found.Text)));
+                firstBad ??= $"line {found.Line}: {problem}";
+                continue;
+            }
+
+            if (_settings.RefuseNested && nested is not null)
+            {
+                throw new InputHeaderException(
+                    $"the first object (line {found.Line}) holds an object or array in property '{nested}', and Loader:Json:Nested is Refuse: Table Storage entities are flat. Set Loader:Json:Nested to Flatten to write its members as properties of their own.");
+            }
+
+            _names = names;
+            _parser = new JsonLineParser(_settings, names);
+            _pending.Enqueue(new PendingLine(found.Text.ToArray(), found.Offset, found.Line, null, null));
+            return;
         }
 
         throw new InputHeaderException(firstBad is null
             ? "the input is empty: expected JSON objects, one per line."
-            : $"no line of the input is a JSON object; line {firstBad.Origin.Line}: {firstBad.Problem}.");
+            : $"no line of the input is a JSON object; {firstBad}.");
     }
 
     public string Describe(RowOrigin origin) => string.Create(CultureInfo.InvariantCulture, $"line {origin.Line}");
@@ -99,13 +114,12 @@ internal sealed class JsonLinesReader : IRecordReader
     public long Skip(long records, RecordSequenceHash? fingerprint = null)
     {
         long skipped = 0;
-        while (skipped < records && Next() is { } item)
+        while (skipped < records && Next(fingerprint) is { } item)
         {
-            if (item.Line is { } line)
+            if (item.IsRecord)
             {
                 skipped++;
-                LastSkippedLine = line.Origin.Line;
-                fingerprint?.Add(RecordSequenceHash.Digest(line.Raw));
+                LastSkippedLine = item.Origin.Line;
             }
             else
             {
@@ -116,48 +130,101 @@ internal sealed class JsonLinesReader : IRecordReader
         return skipped;
     }
 
-    public IEnumerable<RecordResult<T>> ReadAll<T>(IRecordMapper<T> map, int parallelism)
+    /// <summary>Every remaining record or malformed line, unmapped, with the offset its line starts at.</summary>
+    internal IEnumerable<Item> Items()
     {
-        if (parallelism <= 1)
+        while (Next(fingerprint: null) is { } item)
         {
-            while (Next() is { } item)
-            {
-                yield return Map(item, map);
-            }
+            yield return item;
+        }
+    }
 
-            yield break;
+    /// <summary>The next line, parsed on this thread; a record's digest folded into <paramref name="fingerprint"/>.</summary>
+    private Item? Next(RecordSequenceHash? fingerprint)
+    {
+        if (!NextLine(out var found))
+        {
+            return null;
         }
 
-        // A chunk is read and parsed on this thread, then mapped on the threads; a failure of the input is thrown here,
+        if (found.Problem is null && _parser!.Parse(found.Text, _settings.RefuseNested, out _))
+        {
+            _records++;
+            fingerprint?.Add(RecordSequenceHash.Digest(found.Text));
+            return new Item(true, new RowOrigin(_records, found.Line), found.Offset);
+        }
+
+        return new Item(false, new RowOrigin(_records, found.Line), found.Offset);
+    }
+
+    private bool NextLine(out JsonLineSource.Found found)
+    {
+        if (_pending.TryDequeue(out var pending))
+        {
+            found = new JsonLineSource.Found { Text = pending.Text, Offset = pending.Offset, Line = pending.Line, Problem = pending.Problem, KeptText = pending.KeptText };
+            return true;
+        }
+
+        return _source.Next(out found);
+    }
+
+    public IEnumerable<RecordResult<T>> ReadAll<T>(IRecordMapper<T> map, int parallelism)
+    {
+        // A chunk is found on this thread, then parsed and mapped on the threads; a failure of the input is thrown here,
         // after every record before it was given out.
-        var chunk = new List<Item>(ChunkSize);
-        var results = new RecordResult<T>[ChunkSize];
+        var results = new RecordResult<T>[ChunkLines];
         var options = new ParallelOptions { MaxDegreeOfParallelism = parallelism };
         Exception? failure = null;
         while (failure is null)
         {
-            chunk.Clear();
             try
             {
-                while (chunk.Count < ChunkSize && Next() is { } item)
-                {
-                    chunk.Add(item);
-                }
+                FillChunk();
             }
-            catch (IOException exception)
+            catch (Exception exception) when (exception is IOException or InvalidDataException)
             {
                 failure = exception;
             }
 
-            if (chunk.Count == 0)
+            if (_chunk.Count == 0)
             {
                 break;
             }
 
-            Parallel.For(0, chunk.Count, options, i => results[i] = Map(chunk[i], map));
-            for (var i = 0; i < chunk.Count; i++)
+            if (parallelism <= 1)
             {
-                yield return results[i];
+                for (var i = 0; i < _chunk.Count; i++)
+                {
+                    var result = Map(_parser!, i, _records + 1, map);
+                    _records += result.Malformed is null ? 1 : 0;
+                    yield return result;
+                }
+
+                continue;
+            }
+
+            // Each line is numbered as if every line before it in the chunk were a record; the few after a line that is
+            // not are mapped again, here, with their own number.
+            var first = _records;
+            Parallel.For(0, _chunk.Count, options, RentParser, (i, _, parser) =>
+            {
+                results[i] = Map(parser, i, first + 1 + _chunk[i].CandidatesBefore, map);
+                return parser;
+            }, _parsers.Add);
+            for (var i = 0; i < _chunk.Count; i++)
+            {
+                var result = results[i];
+                if (result.Malformed is { } malformed)
+                {
+                    result = new RecordResult<T>(default, malformed with { Origin = new RowOrigin(_records, malformed.Origin.Line) });
+                }
+                else if (++_records != first + 1 + _chunk[i].CandidatesBefore)
+                {
+                    result = Map(_parser!, i, _records, map);
+                }
+
+                results[i] = default;
+                yield return result;
             }
         }
 
@@ -167,204 +234,38 @@ internal sealed class JsonLinesReader : IRecordReader
         }
     }
 
-    /// <summary>Every remaining record or malformed line, unmapped, with the offset its line starts at.</summary>
-    internal IEnumerable<Item> Items()
+    private JsonLineParser RentParser() => _parsers.TryTake(out var parser) ? parser : new JsonLineParser(_settings, _names);
+
+    /// <summary>Copies the next lines into the chunk, up to its size.</summary>
+    private void FillChunk()
     {
-        while (Next() is { } item)
+        _chunk.Clear();
+        while (_chunk.Count < ChunkLines && _chunk.Used < ChunkBytes && NextLine(out var found))
         {
-            yield return item;
+            if (found.Problem is { } problem)
+            {
+                _chunk.AddUnread(found.Offset, found.Line, problem, found.KeptText!);
+            }
+            else
+            {
+                _chunk.Add(found.Text, found.Offset, found.Line);
+            }
         }
     }
 
-    private static RecordResult<T> Map<T>(Item item, IRecordMapper<T> map) =>
-        item.Line is { } line ? new RecordResult<T>(map.Map(new JsonFields(line)), null) : new RecordResult<T>(default, item.Malformed);
-
-    private Item? Next() => _pending.TryDequeue(out var pending) ? pending : NextItem(first: false);
-
-    /// <summary>The next record or malformed line; null at the end of the input.</summary>
-    private Item? NextItem(bool first)
+    /// <summary>The chunk's line <paramref name="index"/>, parsed and mapped as record <paramref name="record"/> (or malformed, after the record before it).</summary>
+    private RecordResult<T> Map<T>(JsonLineParser parser, int index, long record, IRecordMapper<T> map)
     {
-        while (NextLine(out var start, out var length, out var tooLong))
+        var line = _chunk[index];
+        if (line.Problem is { } unread)
         {
-            var offset = _bufferOffset + start;
-            if (tooLong is not null)
-            {
-                return Malformed(offset, string.Create(CultureInfo.InvariantCulture, $"the line is longer than Loader:Csv:MaxRecordBytes ({_settings.MaxLineBytes:N0} bytes)"), tooLong);
-            }
-
-            if (length > _settings.MaxLineBytes)
-            {
-                return Malformed(offset, string.Create(CultureInfo.InvariantCulture, $"the line is longer than Loader:Csv:MaxRecordBytes ({_settings.MaxLineBytes:N0} bytes)"), Encoding.UTF8.GetString(_buffer.AsSpan(start, KeptTextBytes)) + "…");
-            }
-
-            var text = _buffer.AsSpan(start, length);
-            if (text.Length > 0 && text[^1] == (byte)'\r')
-            {
-                text = text[..^1];
-            }
-
-            if (text.Trim(" \t\r"u8).IsEmpty)
-            {
-                continue;
-            }
-
-            var origin = new RowOrigin(_records + 1, _lines);
-            var leaves = _parser.Parse(text, _settings.RefuseNested && !first, out var unescaped, out var nested, out var problem);
-            if (leaves is null)
-            {
-                return Malformed(offset, problem!, Encoding.UTF8.GetString(text));
-            }
-
-            if (first && Columns.Count == 0)
-            {
-                if (_settings.RefuseNested && nested is not null)
-                {
-                    throw new InputHeaderException(
-                        $"the first object (line {_lines}) holds an object or array in property '{nested}', and Loader:Json:Nested is Refuse: Table Storage entities are flat. Set Loader:Json:Nested to Flatten to write its members as properties of their own.");
-                }
-
-                foreach (var leaf in leaves)
-                {
-                    _columns.Add(leaf.Path, _columns.Count);
-                }
-
-                Columns = [.. _columns.Keys];
-            }
-
-            var line = new JsonLine(text.ToArray(), text.Length, origin) { Unescaped = unescaped };
-            line.SetColumns(_columns.Count);
-            foreach (var leaf in leaves)
-            {
-                if (_columns.TryGetValue(leaf.Path, out var column))
-                {
-                    line.SetColumn(column, leaf);
-                }
-                else
-                {
-                    line.AddExtra(leaf);
-                }
-            }
-
-            _records++;
-            return new Item(line, null, offset);
+            return new RecordResult<T>(default, new MalformedRecord(new RowOrigin(record - 1, line.LineNumber), unread, line.KeptText!));
         }
 
-        return null;
-    }
-
-    private Item Malformed(long offset, string problem, string text) =>
-        new(null, new MalformedRecord(new RowOrigin(_records, _lines), problem, text), offset);
-
-    /// <summary>
-    /// The next line, without its line break: where it is in the buffer (valid until the next call); for a line longer than
-    /// the limit, the text kept of it instead (it is passed over to its end).
-    /// </summary>
-    private bool NextLine(out int start, out int length, out string? tooLong)
-    {
-        tooLong = null;
-        var scanned = _start;
-        while (true)
-        {
-            var found = _buffer.AsSpan(scanned, _end - scanned).IndexOf((byte)'\n');
-            if (found >= 0)
-            {
-                start = _start;
-                length = scanned + found - _start;
-                _start = scanned + found + 1;
-                _lines++;
-                return true;
-            }
-
-            scanned = _end;
-            if (_ended)
-            {
-                start = _start;
-                length = _end - _start;
-                _start = _end;
-                if (length == 0)
-                {
-                    return false;
-                }
-
-                _lines++;
-                return true;
-            }
-
-            if (_end - _start > _settings.MaxLineBytes)
-            {
-                start = _start;
-                length = 0;
-                tooLong = Encoding.UTF8.GetString(_buffer.AsSpan(_start, KeptTextBytes)) + "…";
-                PassOverLine();
-                _lines++;
-                return true;
-            }
-
-            scanned -= Fill();
-        }
-    }
-
-    /// <summary>Reads on past the end of the current line, which is too long to hold.</summary>
-    private void PassOverLine()
-    {
-        while (true)
-        {
-            var found = _buffer.AsSpan(_start, _end - _start).IndexOf((byte)'\n');
-            if (found >= 0)
-            {
-                _start += found + 1;
-                return;
-            }
-
-            _bufferOffset += _end;
-            _start = _end = 0;
-            if (_ended)
-            {
-                return;
-            }
-
-            Fill();
-        }
-    }
-
-    /// <summary>Moves the unread bytes to the buffer's start (growing it when they fill it) and reads more; returns how far the bytes moved.</summary>
-    private int Fill()
-    {
-        var moved = _start;
-        if (_start > 0)
-        {
-            _buffer.AsSpan(_start, _end - _start).CopyTo(_buffer);
-            _bufferOffset += _start;
-            _end -= _start;
-            _start = 0;
-        }
-
-        if (_end == _buffer.Length)
-        {
-            Array.Resize(ref _buffer, _buffer.Length * 2);
-        }
-
-        var read = _stream.Read(_buffer, _end, _buffer.Length - _end);
-        if (read == 0)
-        {
-            _ended = true;
-        }
-
-        _end += read;
-        if (!_started && _end >= 3)
-        {
-            _started = true;
-            if (_buffer.AsSpan(0, 3).SequenceEqual("\uFEFF"u8))
-            {
-                _start = 3;
-            }
-        }
-        else if (!_started && _ended)
-        {
-            _started = true;
-        }
-
-        return moved;
+        var text = _chunk.Text(line);
+        return parser.Parse(text, _settings.RefuseNested, out var problem)
+            ? new RecordResult<T>(map.Map(new JsonFields(parser, _chunk.Bytes, line.Start, line.Length, new RowOrigin(record, line.LineNumber))), null)
+            : new RecordResult<T>(default, new MalformedRecord(new RowOrigin(record - 1, line.LineNumber), problem!, Encoding.UTF8.GetString(text)));
     }
 
     public void Dispose()
