@@ -95,6 +95,59 @@ public sealed class JsonLinesReaderTests
         Assert.Equal(["#1@1 k:Number:1", "bad line 2 after record 1: property 'a.b' is named twice in one object | {\"k\":1,\"a\":{\"b\":1,\"b\":2}}"], Read(reader));
     }
 
+    [Theory]
+    [InlineData(1)]
+    [InlineData(3)]
+    public void A_name_given_twice_is_malformed_also_when_one_of_them_holds_an_object(int threads)
+    {
+        using var reader = Open("{\"k\":1,\"a\":{\"b\":1}}\n{\"k\":2,\"a\":{\"b\":1},\"a\":{\"c\":2}}\n{\"k\":3,\"x\":{\"y\":1},\"x\":{\"z\":2}}\n{\"k\":4,\"k\":{\"z\":2}}\n{\"k\":5}\n");
+
+        Assert.Equal(
+            [
+                "#1@1 k:Number:1 a.b:Number:1",
+                "bad line 2 after record 1: property 'a' is named twice in one object | {\"k\":2,\"a\":{\"b\":1},\"a\":{\"c\":2}}",
+                "bad line 3 after record 1: property 'x' is named twice in one object | {\"k\":3,\"x\":{\"y\":1},\"x\":{\"z\":2}}",
+                "bad line 4 after record 1: property 'k' is named twice in one object | {\"k\":4,\"k\":{\"z\":2}}",
+                "#2@5 k:Number:5",
+            ],
+            Read(reader, threads));
+    }
+
+    [Fact]
+    public void Escaped_property_names_find_their_columns()
+    {
+        using var reader = Open("{\"key\":1,\"a\":{\"b\":\"x\"}}\n{\"k\\u0065y\":2,\"\\u0061\":{\"\\u0062\":\"y\"},\"n\\u00e9w\":true}\n");
+
+        Assert.Equal(["#1@1 key:Number:1 a.b:Text:x", "#2@2 key:Number:2 a.b:Text:y +néw:Boolean:true"], Read(reader));
+    }
+
+    [Fact]
+    public void Reading_on_several_threads_gives_what_one_thread_gives()
+    {
+        // Over several chunks, with lines that are no record (bad JSON, too long) where they shift the numbers of the rest of their chunk.
+        var text = new StringBuilder();
+        for (var i = 1; i <= 5_000; i++)
+        {
+            text.Append(i switch
+            {
+                _ when i % 701 == 0 => "{\"id\":" + i + ",\n",
+                _ when i % 1009 == 0 => "{\"s\":\"" + new string('x', 3_000) + "\"}\n",
+                _ when i % 13 == 0 => $"{{\"id\":{i},\"extra{i % 5}\":\"e\\u00e9\",\"o\":{{\"p\":[{i}]}}}}\n",
+                _ when i % 17 == 0 => "\n",
+                _ => $"{{\"o\":{{\"q\":{i}}},\"id\":{i}}}\n",
+            });
+        }
+
+        var settings = s_cosmos with { MaxLineBytes = 2_000 };
+        using var one = JsonLinesReader.Open(new MemoryStream(Encoding.UTF8.GetBytes(text.ToString())), settings);
+        using var three = JsonLinesReader.Open(new MemoryStream(Encoding.UTF8.GetBytes(text.ToString())), settings);
+
+        var expected = Read(one);
+        Assert.Equal(5_000 - 272, expected.Count); // every line but the blank ones (multiples of 17 but not of 13)
+        Assert.Contains(expected, line => line.StartsWith("bad line 701 after record ", StringComparison.Ordinal));
+        Assert.Equal(expected, Read(three, threads: 3));
+    }
+
     [Fact]
     public void Blank_lines_are_passed_over_but_counted_and_crlf_is_read()
     {
