@@ -38,7 +38,7 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         if (!record.IsTyped && !Utf8.IsValid(record.Raw))
         {
             // Its text cannot be written out as it was, nor its fields: the rejects file keeps the text, fields left empty.
-            return MapResult.RejectUnsplit(origin, $"column '{plan.Header[FirstInvalidField(record)]}' holds bytes that are not valid {textEncoding}", Encoding.UTF8.GetString(record.Raw));
+            return MapResult.RejectUnsplit(origin, $"{InvalidPlace(record)} holds bytes that are not valid {textEncoding}", Encoding.UTF8.GetString(record.Raw));
         }
 
         if (IsUnsplitReject(record))
@@ -263,18 +263,19 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
         where TRecord : struct, IRecordFields =>
         MapResult.Reject(origin, reason, Encoding.UTF8.GetString(record.Raw));
 
-    private static int FirstInvalidField<TRecord>(in TRecord record)
+    /// <summary>The first field holding bytes that are not valid, or (JSON Lines) the property name that does.</summary>
+    private string InvalidPlace<TRecord>(in TRecord record)
         where TRecord : struct, IRecordFields
     {
-        for (var i = 0; i < record.FieldCount; i++)
+        for (var i = 0; i < record.FieldCount + record.ExtraCount; i++)
         {
             if (!Utf8.IsValid(record.GetSpan(i)))
             {
-                return i;
+                return i < record.FieldCount ? $"column '{plan.Header[i]}'" : $"property '{InputText.Escape(record.ExtraName(i))}'";
             }
         }
 
-        return 0;
+        return "a property name";
     }
 
     private static string Shorten(string text) => InputText.Escape(text.Length <= 40 ? text : text[..40] + "…");

@@ -3,6 +3,7 @@ using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Hosting;
+using Loader.Worker.JsonLines;
 using System.Text;
 using CsvHelper;
 using Loader.Worker.Csv;
@@ -155,6 +156,24 @@ public sealed class EntityMapperTests
 
         Assert.Equal("column 's' holds bytes that are not valid UTF-8", result.RejectReason);
         Assert.True(result.Unsplit);
+    }
+
+    private sealed class MapWith(EntityMapper mapper) : IRecordMapper<MapResult>
+    {
+        public MapResult Map<TRecord>(in TRecord record)
+            where TRecord : struct, IRecordFields => mapper.Map(record);
+    }
+
+    [Fact]
+    public void A_json_line_with_bytes_that_are_not_text_names_the_property_or_says_its_name_holds_them()
+    {
+        byte[] text = [.. "{\"pk\":\"p\",\"rk\":\"r\"}\n{\"pk\":\"p\",\"rk\":\"r\",\"x"u8, 0xFF, .. "\":1}\n{\"pk\":\"p\",\"rk\":\"r\",\"y\":\"caf"u8, 0xC3, 0x28, .. "\"}\n"u8];
+        using var reader = JsonLinesReader.Open(new MemoryStream(text), new JsonLinesSettings("_", KeepsJson: false, RefuseNested: false, MaxLineBytes: 1 << 20));
+
+        var results = reader.ReadAll(new MapWith(Mapper(["pk", "rk"])), 1).Select(result => result.Value).ToList();
+
+        Assert.Equal([null, "a property name holds bytes that are not valid UTF-8", "property 'y' holds bytes that are not valid UTF-8"], results.Select(result => result.RejectReason));
+        Assert.True(results[1].Unsplit);
     }
 
     [Fact]
