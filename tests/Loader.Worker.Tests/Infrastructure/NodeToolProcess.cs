@@ -14,6 +14,10 @@ public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments
 {
     private static readonly SemaphoreSlim s_install = new(1, 1);
     private static readonly TimeSpan s_startTimeout = TimeSpan.FromSeconds(60);
+    private static readonly HashSet<int> s_handedOut = [];
+
+    private const int FirstPortBelowEphemeral = 20_000;
+    private const int LastPortBelowEphemeral = 32_000;
 
     private readonly StringBuilder _output = new();
     private Process? _process;
@@ -95,12 +99,38 @@ public sealed class NodeToolProcess(string tool, IReadOnlyList<string> arguments
 
     public async ValueTask DisposeAsync() => await StopAsync();
 
-    /// <summary>A TCP port free on the loopback interface now.</summary>
+    /// <summary>
+    /// A TCP port free on the loopback interface now, and never handed out before in this test run. It is taken below
+    /// the kernel's ephemeral range (32768 and up on Linux): a port the kernel picked for a listener on port 0 is one it
+    /// also gives to outgoing connections, and with tests loading in parallel one of those took such a port between
+    /// this call and the tool binding it (Azurite then stopped with EADDRINUSE).
+    /// </summary>
     public static int FreePort()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
+        lock (s_handedOut)
+        {
+            for (var attempt = 0; attempt < 1_000; attempt++)
+            {
+                var port = Random.Shared.Next(FirstPortBelowEphemeral, LastPortBelowEphemeral + 1);
+                if (!s_handedOut.Add(port))
+                {
+                    continue;
+                }
+
+                try
+                {
+                    using var listener = new TcpListener(IPAddress.Loopback, port);
+                    listener.Start();
+                    return port;
+                }
+                catch (SocketException)
+                {
+                    // In use by something outside this run: try another.
+                }
+            }
+        }
+
+        throw new InvalidOperationException($"no free TCP port between {FirstPortBelowEphemeral} and {LastPortBelowEphemeral} after 1,000 tries");
     }
 
     private void Append(string? line)
