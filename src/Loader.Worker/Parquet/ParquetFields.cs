@@ -28,9 +28,13 @@ internal readonly struct ParquetFields(ParquetRowGroupData group, int row, long 
     public bool IsTyped => true;
 
     /// <summary>The field's value; a value that cannot be written is refused naming where it stands (row group and row, 1-based).</summary>
-    public TypedField GetTyped(int field) => group.Cell(field, row) is { Problem: { } problem }
-        ? TypedField.Refused(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"row group {group.Index + 1}, row {row + 1}: {problem}"))
-        : group.Cell(field, row);
+    public TypedField GetTyped(int field)
+    {
+        var cell = group.Cell(field, row);
+        return cell.Problem is { } problem
+            ? TypedField.Refused(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"row group {group.Index + 1}, row {row + 1}: {problem}"))
+            : cell;
+    }
 
     public ulong Digest => context.Digest.Of(group, row);
 }

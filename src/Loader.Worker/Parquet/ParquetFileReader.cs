@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Records;
@@ -113,11 +114,12 @@ internal sealed class ParquetFileReader : IAsyncDisposable
     {
         var reader = _reader.OpenRowGroupReader(group);
         var columns = new List<ParquetColumnChunk>(Plan.Columns.Count);
+        var levels = ArrayPool<int>.Shared.Rent(Math.Max(1, checked((int)reader.RowCount)));
         try
         {
             foreach (var column in Plan.Columns)
             {
-                columns.Add(await ParquetColumnChunk.ReadAsync(reader, column, cancellationToken).ConfigureAwait(false));
+                columns.Add(await ParquetColumnChunk.ReadAsync(reader, column, levels, cancellationToken).ConfigureAwait(false));
             }
 
             return new ParquetRowGroupData(group, _firstRecord[group], checked((int)reader.RowCount), [.. columns]);
@@ -133,6 +135,10 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         {
             columns.ForEach(column => column.Dispose());
             throw;
+        }
+        finally
+        {
+            ArrayPool<int>.Shared.Return(levels);
         }
     }
 

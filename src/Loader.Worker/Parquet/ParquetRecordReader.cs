@@ -7,7 +7,8 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// Reads the rows of a Parquet input, part by part (a Parquet file cannot be read as one stream with another) and row
-/// group by row group: one row group is held at a time, its rows mapped on the mapping threads in order. A range shard's
+/// group by row group: one row group's rows are mapped on the mapping threads in order while the next one is read
+/// (<see cref="ParquetReadAhead"/>), so at most two are held. A range shard's
 /// part reads the row groups that start within its byte range. Resuming skips whole row groups without reading them
 /// unless the fingerprint needs their rows' digests. Records are counted through the parts; messages name a record by
 /// row group and row (and its file, when the input has several).
@@ -26,6 +27,7 @@ internal sealed class ParquetRecordReader : IRecordReader
     // Read by Describe on the threads that reject rows while the read thread adds parts.
     private readonly Lock _layoutsLock = new();
     private readonly List<ParquetPartLayout> _layouts = [];
+    private readonly ParquetReadAhead _ahead = new();
     private int _nextPart;
     private ParquetFileReader? _file;
     private List<int> _groups = [];
@@ -188,6 +190,7 @@ internal sealed class ParquetRecordReader : IRecordReader
 
     public void Dispose()
     {
+        _ahead.Dispose();
         _current?.Dispose();
         _current = null;
         _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
@@ -208,10 +211,15 @@ internal sealed class ParquetRecordReader : IRecordReader
         }
 
         var index = _groups[_nextGroup++];
-        // The reader runs on its own thread (the read stage's): it waits for the row group's ranges here.
-        _current = _file.ReadRowGroupAsync(index, CancellationToken.None).GetAwaiter().GetResult();
+        // The read stage waits here only while the group read ahead is not done yet; the next one is read as this one is mapped.
+        _current = _ahead.Take(_file, index);
         _currentRow = 0;
         _progress?.Add((int)Math.Min(int.MaxValue, _file.StoredBytesOf(index)));
+        if (_nextGroup < _groups.Count)
+        {
+            _ahead.Start(_file, _groups[_nextGroup]);
+        }
+
         return true;
     }
 
@@ -238,6 +246,7 @@ internal sealed class ParquetRecordReader : IRecordReader
 
     private void PassGroup()
     {
+        _ahead.Discard();
         var index = _groups[_nextGroup++];
         _progress?.Add((int)Math.Min(int.MaxValue, _file!.StoredBytesOf(index)));
     }
@@ -259,6 +268,7 @@ internal sealed class ParquetRecordReader : IRecordReader
             throw new InputRefusedException($"Loader:Input '{part.Name}' is Parquet compressed as {part.Compression}: Parquet compresses inside, and is read from its footer back, so it cannot be decompressed as a stream; load the file as it was written.");
         }
 
+        _ahead.Discard();
         _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _file = null;
         var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None).GetAwaiter().GetResult();

@@ -3,8 +3,8 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// One row group of a Parquet input, read: every column's values, from which rows are taken by their place in the
-/// group. What the load holds of a Parquet input at a time, so memory is bounded by one row group, not the file.
+/// One row group of a Parquet input, read: every column's values, typed, from which rows are taken by their place in the
+/// group. The load holds the group being mapped and the one read ahead, so memory is bounded by row groups, not the file.
 /// </summary>
 internal sealed class ParquetRowGroupData : IDisposable
 {

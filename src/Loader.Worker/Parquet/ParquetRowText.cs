@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Loader.Abstractions;
@@ -24,18 +25,36 @@ internal sealed class ParquetRowText(int columns)
         if (!_made[column])
         {
             var cell = group.Cell(column, row);
-            var text = cell.HasValue ? TypedText.Of(cell.Property) : "";
-            var length = Encoding.UTF8.GetByteCount(text);
-            if (_texts[column] is not { } buffer || buffer.Length < length)
+            var buffer = _texts[column] ??= new byte[32];
+            var length = 0;
+            while (cell.HasValue && !TryFormat(cell.Property, buffer, out length))
             {
-                _texts[column] = buffer = new byte[Math.Max(length, 32)];
+                _texts[column] = buffer = new byte[buffer.Length * 2];
             }
 
-            _lengths[column] = Encoding.UTF8.GetBytes(text, buffer);
+            _lengths[column] = length;
             _made[column] = true;
         }
 
         return _texts[column].AsSpan(0, _lengths[column]);
+    }
+
+    /// <summary><see cref="TypedText.Of"/>'s text as UTF-8, written straight into <paramref name="destination"/> for the types keys are most made of.</summary>
+    private static bool TryFormat(EntityProperty value, Span<byte> destination, out int written)
+    {
+        switch (value.Type)
+        {
+            case ColumnType.String:
+                return Encoding.UTF8.TryGetBytes(value.AsString(), destination, out written);
+            case ColumnType.Int32:
+                return value.AsInt32().TryFormat(destination, out written, default, CultureInfo.InvariantCulture);
+            case ColumnType.Int64:
+                return value.AsInt64().TryFormat(destination, out written, default, CultureInfo.InvariantCulture);
+            case ColumnType.Double:
+                return value.AsDouble().TryFormat(destination, out written, "R", CultureInfo.InvariantCulture);
+            default:
+                return Encoding.UTF8.TryGetBytes(TypedText.Of(value), destination, out written);
+        }
     }
 
     /// <summary>The row as a JSON object of its columns (a null as null, a refused value as null): a reject's text.</summary>
