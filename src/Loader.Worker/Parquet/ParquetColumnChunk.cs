@@ -71,7 +71,7 @@ internal abstract class ParquetColumnChunk : IDisposable
     {
         var leaf = column.Leaf;
         var nullable = leaf.MaxDefinitionLevel > 0;
-        await group.ReadRawAsync(leaf, values.AsMemory(), nullable ? levels.AsMemory() : null, null, cancellationToken).ConfigureAwait(false);
+        await group.ReadRawAsync(leaf, values.AsMemory(), nullable ? levels.AsMemory() : (Memory<int>?)null, null, cancellationToken).ConfigureAwait(false);
         if (!nullable)
         {
             return null;
