@@ -1,6 +1,5 @@
 using System.Globalization;
 using Loader.Worker.Outcomes;
-using Loader.Worker.Parquet;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Parquet;
 using Loader.Worker.Tests.Storage.Blobs;
@@ -88,15 +87,7 @@ public sealed class ParquetLoadTests(BlobAzuriteFixture azurite) : IClassFixture
     [Fact]
     public async Task A_damaged_row_group_is_exit_7_naming_it_after_the_row_groups_before_it_were_written()
     {
-        var path = _directory.File("pages.parquet");
-        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 12, rowGroupSize: 4, _cancellation);
-        long offset;
-        await using (var intact = await ParquetFileReader.OpenAsync(File.OpenRead(path), "pages.parquet", ParquetDecimalMode.String, "_", _cancellation))
-        {
-            offset = intact.OffsetOf(1);
-        }
-
-        var damaged = ParquetTestFile.Corrupted(path, offset, 48);
+        var (damaged, _) = await ParquetTestFile.WriteDamagedRowGroup2Async(_directory.File("pages.parquet"), _cancellation);
         var table = AzuriteFixture.UniqueTableName("damaged");
         var settings = Settings(damaged, table);
         settings["Loader:PartitionKey"] = "p{id}";

@@ -142,15 +142,7 @@ public sealed class ParquetFileReaderTests : IDisposable
     [Fact]
     public async Task A_damaged_page_in_row_group_2_is_damage_naming_the_row_group_after_row_group_1_was_read()
     {
-        var path = _folder.File("pages.parquet");
-        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 12, rowGroupSize: 4, _cancellation);
-        long offset;
-        await using (var intact = await OpenAsync(path))
-        {
-            offset = intact.OffsetOf(1);
-        }
-
-        var corrupted = ParquetTestFile.Corrupted(path, offset, 48);
+        var (corrupted, offset) = await ParquetTestFile.WriteDamagedRowGroup2Async(_folder.File("pages.parquet"), _cancellation);
         await using var reader = await OpenAsync(corrupted);
 
         using (var first = await reader.ReadRowGroupAsync(0, _cancellation))

@@ -10,25 +10,16 @@ public sealed class ParquetReadAheadTests : IDisposable
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _folder = new();
 
-    private async Task<(ParquetFileReader Reader, string Path)> OpenDamagedAsync()
+    private async Task<ParquetFileReader> OpenDamagedAsync()
     {
-        var path = _folder.File("pages.parquet");
-        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 12, rowGroupSize: 4, _cancellation);
-        long offset;
-        await using (var intact = await ParquetFileReader.OpenAsync(File.OpenRead(path), "pages.parquet", ParquetDecimalMode.String, ".", _cancellation))
-        {
-            offset = intact.OffsetOf(1);
-        }
-
-        var corrupted = ParquetTestFile.Corrupted(path, offset, 48);
-        return (await ParquetFileReader.OpenAsync(File.OpenRead(corrupted), "pages.parquet", ParquetDecimalMode.String, ".", _cancellation), corrupted);
+        var (corrupted, _) = await ParquetTestFile.WriteDamagedRowGroup2Async(_folder.File("pages.parquet"), _cancellation);
+        return await ParquetFileReader.OpenAsync(File.OpenRead(corrupted), "pages.parquet", ParquetDecimalMode.String, ".", _cancellation);
     }
 
     [Fact]
     public async Task The_group_read_ahead_is_the_one_taken_and_another_is_read_when_taken()
     {
-        var (reader, _) = await OpenDamagedAsync();
-        await using var file = reader;
+        await using var file = await OpenDamagedAsync();
         using var ahead = new ParquetReadAhead();
 
         ahead.Start(file, 2);
@@ -47,8 +38,7 @@ public sealed class ParquetReadAheadTests : IDisposable
     [Fact]
     public async Task A_damaged_group_read_ahead_is_thrown_when_taken_and_not_when_let_go()
     {
-        var (reader, _) = await OpenDamagedAsync();
-        await using var file = reader;
+        await using var file = await OpenDamagedAsync();
         using var ahead = new ParquetReadAhead();
 
         ahead.Start(file, 1);

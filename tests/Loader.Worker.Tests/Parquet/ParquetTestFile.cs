@@ -89,6 +89,22 @@ internal static class ParquetTestFile
             new ParquetOptions { RowGroupSize = rowGroupSize, CompressionMethod = compression }, cancellationToken: cancellationToken);
     }
 
+    /// <summary>
+    /// Writes the every-type file of 12 rows in row groups of 4 to <paramref name="path"/> and a copy of it whose row group 2
+    /// starts with damaged bytes; returns the copy and where row group 2 starts.
+    /// </summary>
+    public static async Task<(string Path, long Offset)> WriteDamagedRowGroup2Async(string path, CancellationToken cancellationToken)
+    {
+        await WriteEveryTypeAsync(path, rows: 12, rowGroupSize: 4, cancellationToken);
+        long offset;
+        await using (var intact = await Loader.Worker.Parquet.ParquetFileReader.OpenAsync(File.OpenRead(path), Path.GetFileName(path), Loader.Worker.Parquet.ParquetDecimalMode.String, ".", cancellationToken))
+        {
+            offset = intact.OffsetOf(1);
+        }
+
+        return (Corrupted(path, offset, 48), offset);
+    }
+
     /// <summary>A copy of <paramref name="path"/> cut short by <paramref name="bytes"/>: its footer is gone.</summary>
     public static string Truncated(string path, int bytes)
     {
