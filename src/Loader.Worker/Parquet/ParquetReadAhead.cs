@@ -16,10 +16,13 @@ internal sealed class ParquetReadAhead : IDisposable
     {
         Discard();
         var cancel = new CancellationTokenSource();
+        // The token is taken here, not in the thread: the source is disposed once the group is taken or dropped, which
+        // may come before the thread has started.
+        var token = cancel.Token;
         (_file, _group, _cancel) = (file, group, cancel);
         _reading = Task.Factory.StartNew(
-            () => file.ReadRowGroupAsync(group, cancel.Token).GetAwaiter().GetResult(),
-            cancel.Token, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
+            () => file.ReadRowGroupAsync(group, token).GetAwaiter().GetResult(),
+            token, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
     }
 
     /// <summary>Row group <paramref name="group"/> of <paramref name="file"/>, read: the one read ahead when it is that one, otherwise read now.</summary>
@@ -27,8 +30,14 @@ internal sealed class ParquetReadAhead : IDisposable
     {
         if (_reading is { } reading && ReferenceEquals(file, _file) && group == _group)
         {
-            Clear();
-            return reading.GetAwaiter().GetResult();
+            try
+            {
+                return reading.GetAwaiter().GetResult();
+            }
+            finally
+            {
+                Clear();
+            }
         }
 
         Discard();
@@ -44,7 +53,6 @@ internal sealed class ParquetReadAhead : IDisposable
         }
 
         _cancel!.Cancel();
-        Clear();
         try
         {
             reading.GetAwaiter().GetResult().Dispose();
@@ -52,6 +60,10 @@ internal sealed class ParquetReadAhead : IDisposable
         catch (Exception)
         {
             // The group was not going to be read: neither its damage nor its cancellation is the load's.
+        }
+        finally
+        {
+            Clear();
         }
     }
 

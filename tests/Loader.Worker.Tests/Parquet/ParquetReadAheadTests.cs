@@ -35,6 +35,26 @@ public sealed class ParquetReadAheadTests : IDisposable
         Assert.Equal(4, first.Cell(0, 3).Property.AsInt32());
     }
 
+    /// <summary>Taken or dropped before its thread has started, as a fast mapping stage may: the read still hands over or lets go cleanly.</summary>
+    [Fact]
+    public async Task A_group_taken_or_dropped_as_soon_as_its_read_starts_is_handed_over_or_let_go()
+    {
+        await using var file = await OpenDamagedAsync();
+        using var ahead = new ParquetReadAhead();
+
+        for (var round = 0; round < 200; round++)
+        {
+            ahead.Start(file, 0);
+            using (var taken = ahead.Take(file, 0))
+            {
+                Assert.Equal(4, taken.Cell(0, 3).Property.AsInt32());
+            }
+
+            ahead.Start(file, 0);
+            ahead.Discard();
+        }
+    }
+
     [Fact]
     public async Task A_damaged_group_read_ahead_is_thrown_when_taken_and_not_when_let_go()
     {
