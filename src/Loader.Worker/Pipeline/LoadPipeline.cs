@@ -106,13 +106,7 @@ internal sealed partial class LoadPipeline
         var watermark = new RecordWatermark(resume?.SkipRecords ?? 0, resume?.SkippedTo);
         await _parts.Target.PrepareAsync(abort).ConfigureAwait(false);
 
-        // A Parquet row is rejected as the JSON object of its columns, so its rejects file loads again as JSON Lines.
-        IRejectLayout rejectRows = source.Format switch
-        {
-            InputFormat.JsonLines => new JsonRejectRows(source.Lines, source.Display),
-            InputFormat.Parquet => new JsonRejectRows(source.Lines, source.Display, reader.Describe),
-            _ => new RejectRows(reader.Columns, CsvRecordReader.Separator(_settings.Csv.Delimiter), source.Lines, source.Display),
-        };
+        var rejectRows = RejectLayouts.For(source, reader, CsvRecordReader.Separator(_settings.Csv.Delimiter));
         using var rejects = await _parts.Rejects.OpenAsync(KeepRejectsUpToLine(resume, reader), rejectRows, abort).ConfigureAwait(false);
         var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets, fingerprint, resume?.Check);
         using var checkpointWriter = checkpoints is null || resume is null

@@ -18,7 +18,7 @@ internal static class RejectedLinesFile
     /// <param name="file">The rejects file.</param>
     /// <param name="separator">Its field separator: the input's.</param>
     /// <param name="cancellationToken">Cancels reading it.</param>
-    /// <param name="jsonLines">Whether the load read JSON Lines, whose rejects file is JSON Lines too (<see cref="JsonRejectRows"/>).</param>
+    /// <param name="jsonLines">Whether the load wrote its rejects as JSON Lines (<see cref="RejectLayouts.IsJsonLines"/>, <see cref="JsonRejectRows"/>).</param>
     /// <exception cref="InvalidDataException">It has no line column, or a line that is no number.</exception>
     public static async Task<HashSet<long>?> ReadAsync(OutputFile file, char separator, CancellationToken cancellationToken, bool jsonLines = false)
     {

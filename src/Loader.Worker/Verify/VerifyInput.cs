@@ -64,7 +64,7 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
         foreach (var setting in files)
         {
             var file = outputs.For("Loader:RejectsPath", setting)!;
-            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken, jsonLines: format is InputFormat.JsonLines or InputFormat.Parquet).ConfigureAwait(false) is { } listed)
+            if (await RejectedLinesFile.ReadAsync(file, CsvRecordReader.Separator(settings.Csv.Delimiter), cancellationToken, jsonLines: RejectLayouts.IsJsonLines(format)).ConfigureAwait(false) is { } listed)
             {
                 lines.UnionWith(listed);
             }
