@@ -24,28 +24,12 @@ internal static class FormatChoice
         return s_extensions.TryGetValue(Path.GetExtension(stem), out var format) ? format : InputFormat.Csv;
     }
 
-    /// <summary>What a format's columns are read from, as messages name it: a CSV header, the first JSON object's properties, a Parquet schema.</summary>
-    public static string ColumnsOf(InputFormat format) => format switch
+    /// <summary>How messages name where a format's columns come from: a CSV header, the first JSON object's properties, a Parquet schema.</summary>
+    public static ColumnWords ColumnWordsOf(InputFormat format) => format switch
     {
-        InputFormat.JsonLines => "first object's properties",
-        InputFormat.Parquet => "schema",
-        _ => "header",
-    };
-
-    /// <summary>What holds a format's columns, as "which the {holder} does not have" names it.</summary>
-    public static string ColumnHolder(InputFormat format) => format switch
-    {
-        InputFormat.JsonLines => "first object",
-        InputFormat.Parquet => "schema",
-        _ => "header",
-    };
-
-    /// <summary>How a message's list of a format's columns is headed.</summary>
-    public static string ColumnListLabel(InputFormat format) => format switch
-    {
-        InputFormat.JsonLines => "First object's properties",
-        InputFormat.Parquet => "Schema columns",
-        _ => "Header columns",
+        InputFormat.JsonLines => new("first object's properties", "do", "first object", "First object's properties"),
+        InputFormat.Parquet => new("schema", "does", "schema", "Schema columns"),
+        _ => new("header", "does", "header", "Header columns"),
     };
 
     /// <summary>How messages name a format.</summary>

@@ -159,7 +159,7 @@ internal sealed class MappingPlan
         if (problems.Count > 0)
         {
             throw new InputHeaderException(string.Join(Environment.NewLine, problems) + Environment.NewLine
-                + $"{FormatChoice.ColumnListLabel(format)}: {string.Join(", ", header.Select(h => $"'{InputText.Escape(h)}'"))}");
+                + $"{FormatChoice.ColumnWordsOf(format).ListLabel}: {string.Join(", ", header.Select(h => $"'{InputText.Escape(h)}'"))}");
         }
 
         columns.Sort((a, b) => a.Index.CompareTo(b.Index));
@@ -175,7 +175,7 @@ internal sealed class MappingPlan
         }
 
         var meant = NearestName.Of(column, index.Keys) is { } nearest ? $" (did you mean '{InputText.Escape(nearest)}'?)" : "";
-        return $"which the {FormatChoice.ColumnHolder(format)} does not have{meant}";
+        return $"which the {FormatChoice.ColumnWordsOf(format).Holder} does not have{meant}";
     }
 
     /// <summary>

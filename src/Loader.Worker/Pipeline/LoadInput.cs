@@ -54,7 +54,7 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         }
         catch (InputHeaderException exception)
         {
-            throw new InputHeaderException($"Input {FormatChoice.ColumnsOf(source.Format)}: {exception.Message}", exception);
+            throw new InputHeaderException($"Input {FormatChoice.ColumnWordsOf(source.Format).Source}: {exception.Message}", exception);
         }
         catch (DamagedInputException exception)
         {
@@ -94,7 +94,8 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
         }
         catch (InputHeaderException exception)
         {
-            throw new InputHeaderException($"The input's {FormatChoice.ColumnsOf(format)} {(format == InputFormat.JsonLines ? "do" : "does")} not fit the settings:{Environment.NewLine}{exception.Message}", exception);
+            var words = FormatChoice.ColumnWordsOf(format);
+            throw new InputHeaderException($"The input's {words.Source} {words.Does} not fit the settings:{Environment.NewLine}{exception.Message}", exception);
         }
     }
 }
