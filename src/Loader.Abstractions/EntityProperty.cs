@@ -11,10 +11,11 @@ namespace Loader.Abstractions;
 /// </summary>
 public readonly struct EntityProperty : IEquatable<EntityProperty>
 {
-    // A String: the id of its name. Inline types: the value's bits.
+    // A String of a registered name: the id of its name. Inline types: the value's bits.
     private readonly long _bits;
 
-    // A String: its value. Inline types: the tag of their name and type. A Guid or Json: a box holding name and value.
+    // A String: its value (of a name not registered, a box holding name and value). Inline types: the tag of their name
+    // and type. A Guid, Json or Binary: a box holding name and value.
     private readonly object _reference;
 
     private EntityProperty(long bits, object reference)
@@ -29,6 +30,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     {
         string => PropertyName.ById((int)_bits),
         PropertyName.TypeTag tag => tag.Name,
+        NamedString text => text.Name,
         NamedGuid guid => guid.Name,
         NamedJson json => json.Name,
         NamedBinary binary => binary.Name,
@@ -37,7 +39,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
 
     public ColumnType Type => _reference switch
     {
-        string => ColumnType.String,
+        string or NamedString => ColumnType.String,
         PropertyName.TypeTag tag => tag.Type,
         NamedGuid => ColumnType.Guid,
         NamedJson => ColumnType.Json,
@@ -60,7 +62,11 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         _ => throw new InvalidOperationException($"unknown column type {Type}"),
     };
 
-    public static EntityProperty FromString(PropertyName name, string value) => new(name.Id, value ?? throw new ArgumentNullException(nameof(value)));
+    public static EntityProperty FromString(PropertyName name, string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        return name.IsRegistered ? new(name.Id, value) : new(0, new NamedString(name, value));
+    }
 
     public static EntityProperty FromInt32(PropertyName name, int value) => new(value, name.Tag(ColumnType.Int32));
 
@@ -119,7 +125,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     public string AsString()
     {
         Expect(ColumnType.String);
-        return (string)_reference!;
+        return _reference as string ?? ((NamedString)_reference).Value;
     }
 
     public int AsInt32()
@@ -181,7 +187,8 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         }
     }
 
-    // Names are registered, so equal bits and references mean equal names too (a String's bits are its name's id).
+    // Equal bits and references mean equal names too: a String's bits are its registered name's id, and the boxes and tags
+    // of names not registered are equal by the name's text.
     public bool Equals(EntityProperty other) => _bits == other._bits && Equals(_reference, other._reference);
 
     public override bool Equals(object? obj) => obj is EntityProperty other && Equals(other);
@@ -194,6 +201,8 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
 
     public override string ToString() => string.Create(CultureInfo.InvariantCulture, $"{Name}: {Type} = {Value}");
 
+    private sealed record NamedString(PropertyName Name, string Value);
+
     private sealed record NamedGuid(PropertyName Name, Guid Value);
 
     private sealed record NamedJson(PropertyName Name, string Json);
@@ -201,7 +210,7 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
     // Equal by the bytes, not the array, as the other types are equal by value.
     private sealed record NamedBinary(PropertyName Name, byte[] Value)
     {
-        public bool Equals(NamedBinary? other) => other is not null && ReferenceEquals(Name, other.Name) && Value.AsSpan().SequenceEqual(other.Value);
+        public bool Equals(NamedBinary? other) => other is not null && Name.Equals(other.Name) && Value.AsSpan().SequenceEqual(other.Value);
 
         public override int GetHashCode() => HashCode.Combine(Name, Value.Length);
     }

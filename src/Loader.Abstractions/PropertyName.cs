@@ -2,12 +2,19 @@ namespace Loader.Abstractions;
 
 /// <summary>
 /// A property name, registered once per process, so that <see cref="EntityProperty"/> need not carry it: a
-/// million rows of twenty columns then hold twenty names, not twenty million references to them. Names come
-/// from input headers and settings, so the registry stays as small as the set of column names a process sees.
-/// Get one with <see cref="Of"/>; the same text always gives the same instance.
+/// million rows of twenty columns then hold twenty names, not twenty million references to them. Names from input
+/// headers, schemas and settings are registered with <see cref="Of"/>; the same text always gives the same instance.
+/// A name only one row brings (a JSON property the first object lacks) comes from <see cref="OfRow"/>, which registers
+/// it while the registry has room and otherwise gives a name of the row's own, so input whose property names never
+/// repeat cannot grow the registry without bound. Names are equal by their text, registered or not.
 /// </summary>
-public sealed class PropertyName
+public sealed class PropertyName : IEquatable<PropertyName>
 {
+    /// <summary>Names <see cref="OfRow"/> registers at most; about 0.4 KiB each.</summary>
+    internal const int RowNamesRegistered = 16_384;
+
+    private const int Unregistered = -1;
+
     private static readonly Dictionary<string, PropertyName> s_byText = new(StringComparer.Ordinal);
     private static readonly Lock s_registering = new();
     private static PropertyName[] s_byId = new PropertyName[64];
@@ -18,15 +25,38 @@ public sealed class PropertyName
     {
         Text = text;
         Id = id;
-        _tags = [.. Enum.GetValues<ColumnType>().Select(type => new TypeTag(this, type))];
+        _tags = new TypeTag[Enum.GetValues<ColumnType>().Length];
     }
 
     public string Text { get; }
 
-    /// <summary>Position in the registry; a string property keeps it in place of a reference to its name.</summary>
+    /// <summary>Position in the registry, which a string property keeps in place of a reference to its name; negative when the name is not registered.</summary>
     internal int Id { get; }
 
-    public static PropertyName Of(string text)
+    internal bool IsRegistered => Id != Unregistered;
+
+    /// <summary>Names registered so far in this process.</summary>
+    internal static int RegisteredCount
+    {
+        get
+        {
+            lock (s_registering)
+            {
+                return s_byText.Count;
+            }
+        }
+    }
+
+    /// <summary>The registered name of <paramref name="text"/>: for names from headers, schemas and settings.</summary>
+    public static PropertyName Of(string text) => Find(text, registerBeyondRowLimit: true);
+
+    /// <summary>
+    /// The name of a property one row brings: the registered one when there is one or room for one; otherwise a name of
+    /// its own, which goes when the row does.
+    /// </summary>
+    public static PropertyName OfRow(string text) => Find(text, registerBeyondRowLimit: false);
+
+    private static PropertyName Find(string text, bool registerBeyondRowLimit)
     {
         ArgumentNullException.ThrowIfNull(text);
         lock (s_registering)
@@ -34,6 +64,11 @@ public sealed class PropertyName
             if (s_byText.TryGetValue(text, out var registered))
             {
                 return registered;
+            }
+
+            if (!registerBeyondRowLimit && s_byText.Count >= RowNamesRegistered)
+            {
+                return new PropertyName(text, Unregistered);
             }
 
             var name = new PropertyName(text, s_byText.Count);
@@ -54,14 +89,28 @@ public sealed class PropertyName
     internal static PropertyName ById(int id) => Volatile.Read(ref s_byId)[id];
 
     /// <summary>Marks an inline value as of this name and type; one shared instance per pair.</summary>
-    internal TypeTag Tag(ColumnType type) => _tags[(int)type];
+    internal TypeTag Tag(ColumnType type) =>
+        _tags[(int)type] ?? Interlocked.CompareExchange(ref _tags[(int)type], new TypeTag(this, type), null) ?? _tags[(int)type];
+
+    public bool Equals(PropertyName? other) => ReferenceEquals(this, other) || (other is not null && (!IsRegistered || !other.IsRegistered) && string.Equals(Text, other.Text, StringComparison.Ordinal));
+
+    public override bool Equals(object? obj) => Equals(obj as PropertyName);
+
+    public override int GetHashCode() => StringComparer.Ordinal.GetHashCode(Text);
 
     public override string ToString() => Text;
 
-    internal sealed class TypeTag(PropertyName name, ColumnType type)
+    /// <summary>An inline value's name and type; equal by both, so an unregistered name's values equal a registered one's.</summary>
+    internal sealed class TypeTag(PropertyName name, ColumnType type) : IEquatable<TypeTag>
     {
         public PropertyName Name { get; } = name;
 
         public ColumnType Type { get; } = type;
+
+        public bool Equals(TypeTag? other) => ReferenceEquals(this, other) || (other is not null && Type == other.Type && Name.Equals(other.Name));
+
+        public override bool Equals(object? obj) => Equals(obj as TypeTag);
+
+        public override int GetHashCode() => HashCode.Combine(Name, Type);
     }
 }

@@ -182,9 +182,9 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
             EntityProperty property;
             if (kind == FieldKind.Text)
             {
-                property = EntityProperty.FromString(PropertyName.Of(name), record.GetString(field));
+                property = EntityProperty.FromString(PropertyName.OfRow(name), record.GetString(field));
             }
-            else if (!FieldTypes.TryNatural(PropertyName.Of(name), kind, utf8, out property))
+            else if (!FieldTypes.TryNatural(PropertyName.OfRow(name), kind, utf8, out property))
             {
                 return $"property '{InputText.Escape(name)}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a number the loader can hold";
             }

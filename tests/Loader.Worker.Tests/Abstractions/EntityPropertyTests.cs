@@ -66,4 +66,37 @@ public sealed class EntityPropertyTests
         Assert.Same(PropertyName.Of("carrier"), PropertyName.Of(new string("carrier".AsSpan())));
         Assert.NotSame(PropertyName.Of("carrier"), PropertyName.Of("Carrier"));
     }
+
+    [Fact]
+    public void Names_rows_bring_stop_being_registered_once_the_registry_is_full_and_still_hold_their_values()
+    {
+        // The registry is the process's: fill it to its limit for row names (other tests' names count too).
+        for (var i = 0; PropertyName.RegisteredCount < PropertyName.RowNamesRegistered; i++)
+        {
+            PropertyName.OfRow($"filler_{i}_{Guid.NewGuid():N}");
+        }
+
+        var before = PropertyName.RegisteredCount;
+        var text = EntityProperty.FromString(PropertyName.OfRow("only_this_row_text"), "v");
+        var number = EntityProperty.FromInt32(PropertyName.OfRow("only_this_row_number"), 7);
+        var guid = EntityProperty.FromGuid(PropertyName.OfRow("only_this_row_guid"), Guid.Empty);
+        var binary = EntityProperty.FromBinary(PropertyName.OfRow("only_this_row_bytes"), [1, 2]);
+
+        Assert.Equal(before, PropertyName.RegisteredCount);
+        Assert.Equal(("only_this_row_text", ColumnType.String, "v"), (text.Name, text.Type, text.AsString()));
+        Assert.Equal(("only_this_row_number", ColumnType.Int32, 7), (number.Name, number.Type, number.AsInt32()));
+        Assert.Equal(("only_this_row_guid", Guid.Empty), (guid.Name, guid.AsGuid()));
+        Assert.Equal(new byte[] { 1, 2 }, binary.AsBinary().ToArray());
+        Assert.NotSame(PropertyName.OfRow("only_this_row_text"), PropertyName.OfRow("only_this_row_text"));
+        Assert.Equal(PropertyName.OfRow("only_this_row_text"), PropertyName.OfRow("only_this_row_text"));
+        Assert.Equal(text, EntityProperty.FromString(PropertyName.OfRow("only_this_row_text"), "v"));
+        Assert.Equal(number, EntityProperty.FromInt32(PropertyName.OfRow("only_this_row_number"), 7));
+        Assert.NotEqual(number, EntityProperty.FromInt32(PropertyName.OfRow("only_this_row_number"), 8));
+        Assert.NotEqual(text, EntityProperty.FromString(PropertyName.OfRow("only_this_row_other"), "v"));
+
+        // Names from headers and settings are registered whatever the count, and a registered name is the one rows get.
+        var header = PropertyName.Of("header_column_after_the_limit");
+        Assert.True(header.IsRegistered);
+        Assert.Same(header, PropertyName.OfRow("header_column_after_the_limit"));
+    }
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Loader.Abstractions;
 using Loader.Worker.Inputs;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
@@ -110,6 +111,30 @@ public sealed class JsonLinesLoadTests(BlobAzuriteFixture azurite, CosmosStandIn
         Assert.Equal("property 'n' is named twice in one object", rejects[1].GetProperty("loader_reject_reason").GetString());
         Assert.Equal((4L, "documents.jsonl"), (rejects[1].GetProperty("loader_reject_input_line").GetInt64(), Path.GetFileName(rejects[1].GetProperty("loader_reject_file").GetString())));
         await AssertVerifyMatchesAsync(settings);
+    }
+
+    [Fact]
+    public async Task Properties_each_row_names_anew_land_with_their_values_and_types_past_the_names_the_process_keeps()
+    {
+        // More rows than the names the process registers (PropertyName.RowNamesRegistered), each with two names no other row has.
+        var rows = PropertyName.RowNamesRegistered / 2 + 1_000;
+        var input = _directory.File("fresh-names.jsonl");
+        await File.WriteAllLinesAsync(input, Enumerable.Range(1, rows).Select(i => string.Create(CultureInfo.InvariantCulture,
+            $"{{\"pk\":\"p{i % 10}\",\"id\":\"r{i}\",\"x_{i}\":\"v{i}\",\"n_{i}\":{i}}}")), _cancellation);
+        var table = AzuriteFixture.UniqueTableName("jlnames");
+        var settings = TableSettings(input, table);
+        settings["Loader:RowKey"] = "{id}";
+
+        var (exit, output) = await RunAsync(settings);
+
+        Assert.True(exit == ExitCodes.Success, output);
+        var stored = await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation);
+        Assert.Equal(rows, stored.Count);
+        Assert.All(Enumerable.Range(1, rows), i =>
+        {
+            var properties = stored[($"p{i % 10}", $"r{i}")].Properties;
+            Assert.Equal(($"v{i}", (long)i, 2), (properties[$"x_{i}"], properties[$"n_{i}"], properties.Count - 2));
+        });
     }
 
     [Fact]

@@ -1,10 +1,10 @@
 using System.Globalization;
+using System.Text;
 using Loader.Abstractions;
 using Loader.Worker.Backends.Cosmos;
 using Loader.Worker.Backends.Tables;
 using Loader.Worker.Hosting;
 using Loader.Worker.JsonLines;
-using System.Text;
 using CsvHelper;
 using Loader.Worker.Csv;
 using Loader.Worker.Inputs;
@@ -174,6 +174,34 @@ public sealed class EntityMapperTests
 
         Assert.Equal([null, "a property name holds bytes that are not valid UTF-8", "property 'y' holds bytes that are not valid UTF-8"], results.Select(result => result.RejectReason));
         Assert.True(results[1].Unsplit);
+    }
+
+    [Fact]
+    public void Json_properties_that_each_row_names_anew_keep_their_values_without_growing_the_name_registry_past_its_limit()
+    {
+        const int rows = 40_000;
+        var text = new StringBuilder("{\"pk\":\"p\",\"rk\":\"r\"}\n");
+        for (var i = 1; i <= rows; i++)
+        {
+            text.Append(CultureInfo.InvariantCulture, $"{{\"pk\":\"p\",\"rk\":\"r{i}\",\"x_{i}_{Guid.NewGuid():N}\":\"v{i}\",\"n_{i}_{Guid.NewGuid():N}\":{i}}}\n");
+        }
+
+        using var reader = JsonLinesReader.Open(new MemoryStream(Encoding.UTF8.GetBytes(text.ToString())), new JsonLinesSettings("_", KeepsJson: false, RefuseNested: false, MaxLineBytes: 1 << 20));
+        var before = PropertyName.RegisteredCount;
+
+        var results = reader.ReadAll(new MapWith(Mapper(["pk", "rk"])), 1).Select(result => result.Value).ToList();
+
+        // Each row brought two names no other row has: at most the registry's room for row names was registered.
+        Assert.InRange(PropertyName.RegisteredCount - before, 0, PropertyName.RowNamesRegistered);
+        Assert.All(results.Skip(1).Select((result, index) => (result, row: index + 1)), pair =>
+        {
+            var extras = pair.result.Entity!.Properties.Where(property => property.Name is not ("pk" or "rk")).OrderBy(property => property.Name, StringComparer.Ordinal).ToList();
+            Assert.Equal(2, extras.Count);
+            Assert.StartsWith($"n_{pair.row}_", extras[0].Name, StringComparison.Ordinal);
+            Assert.Equal(pair.row, extras[0].AsInt64());
+            Assert.StartsWith($"x_{pair.row}_", extras[1].Name, StringComparison.Ordinal);
+            Assert.Equal($"v{pair.row}", extras[1].AsString());
+        });
     }
 
     [Fact]

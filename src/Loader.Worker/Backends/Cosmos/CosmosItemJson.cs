@@ -22,8 +22,10 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
     // A flat item (no nested key path, no nested column in the row) is written property by property, as it comes.
     private readonly bool _nestedKeys = keyPaths.Count > 1 || keyPaths.Any(path => path.Segments.Count > 1);
 
-    // The segments of each column name seen, split once.
+    // The segments of each column name seen, split once; up to a bound, as names a single row brings may never repeat.
+    private const int SplitNamesKept = 16_384;
     private readonly ConcurrentDictionary<string, string[]> _segments = new(StringComparer.Ordinal);
+    private int _segmentsKept;
 
     public MemoryStream Serialize(LoadEntity entity) => Write(entity, null);
 
@@ -51,6 +53,22 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
 
         stream.Position = 0;
         return stream;
+    }
+
+    private string[] SegmentsOf(string name)
+    {
+        if (_segments.TryGetValue(name, out var segments))
+        {
+            return segments;
+        }
+
+        segments = name.Split(pathSeparator);
+        if (Volatile.Read(ref _segmentsKept) < SplitNamesKept && _segments.TryAdd(name, segments))
+        {
+            Interlocked.Increment(ref _segmentsKept);
+        }
+
+        return segments;
     }
 
     private bool HasNestedName(IReadOnlyList<EntityProperty> properties)
@@ -110,7 +128,7 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
 
         foreach (var property in entity.Properties)
         {
-            leaves.Add(new Leaf(_segments.GetOrAdd(property.Name, static (name, separator) => name.Split(separator), pathSeparator), null, property));
+            leaves.Add(new Leaf(SegmentsOf(property.Name), null, property));
         }
 
         writer.WriteStartObject();
