@@ -209,6 +209,6 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
             return;
         }
 
-        ready.Add(new ReadyBatch(new EntityBatch(batch.PartitionKey, batch.Entities, policy.Mode), ++_sequence, batch.FirstRecord, batch.Superseded));
+        ready.Add(new ReadyBatch(new EntityBatch(batch.PartitionKey, batch.Entities, policy.Mode), ++_sequence, batch.FirstRecord, batch.Superseded, batch.Records));
     }
 }

@@ -9,6 +9,10 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
     // comparison only where a hash matches: no per-batch dictionary to allocate and fill for every row.
     private int[] _hashes = new int[Math.Min(capacity, 8)];
 
+    // The rows' input records, in the same order: the dispatcher settles them and finds the highest from these, not
+    // from the entities, which by then left this core's cache.
+    private long[] _records = new long[Math.Min(capacity, 8)];
+
     // The hash of the key last looked up: Add usually follows IndexOf for the same row.
     private string? _lookedUp;
     private int _lookedUpHash;
@@ -23,6 +27,9 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
     public List<LoadEntity> Entities { get; } = new(Math.Min(capacity, 8));
 
     public long PayloadBytes { get; private set; }
+
+    /// <summary>The input records of <see cref="Entities"/>, in their order.</summary>
+    public ReadOnlyMemory<long> Records => _records.AsMemory(0, Entities.Count);
 
     /// <summary>The memory the waiting rows hold (<see cref="EntityFootprint"/>).</summary>
     public long FootprintBytes { get; private set; }
@@ -64,9 +71,11 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         if (Entities.Count == _hashes.Length)
         {
             Array.Resize(ref _hashes, _hashes.Length * 2);
+            Array.Resize(ref _records, _hashes.Length);
         }
 
         _hashes[Entities.Count] = HashOf(entity.RowKey);
+        _records[Entities.Count] = entity.Origin.Record;
         Entities.Add(entity);
         PayloadBytes += entity.PayloadBytes;
         var footprint = EntityFootprint.Of(entity);
@@ -82,6 +91,7 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         FootprintBytes -= footprint;
         Entities.RemoveAt(index);
         Array.Copy(_hashes, index + 1, _hashes, index, Entities.Count - index);
+        Array.Copy(_records, index + 1, _records, index, Entities.Count - index);
         return -footprint;
     }
 
@@ -93,6 +103,7 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         FootprintBytes += change;
         Entities[index] = entity;
         _hashes[index] = HashOf(entity.RowKey);
+        _records[index] = entity.Origin.Record;
         return change;
     }
 

@@ -102,27 +102,37 @@ internal sealed class RecordWatermark
         }
     }
 
-    /// <summary>Rows of a batch that settled in full: written, refused and rejected, or superseded by a row that landed.</summary>
-    public void Settled(IEnumerable<long> records)
+    /// <summary>Rows of a batch that settled in full (written, refused and rejected), and the rows they superseded, which settle with them.</summary>
+    public void Settled(ReadOnlySpan<long> rows, IEnumerable<long>? superseded = null)
     {
         lock (_lock)
         {
-            foreach (var record in records)
+            foreach (var record in rows)
             {
-                var bit = record - _base;
-                if (bit < 0 || (bit >> 6) >= _window.Length)
-                {
-                    continue;
-                }
-
-                ref var word = ref _window[bit >> 6];
-                var mask = 1UL << (int)(bit & 63);
-                if ((word & mask) != 0)
-                {
-                    word &= ~mask;
-                    _pending--;
-                }
+                Settle(record);
             }
+
+            foreach (var record in superseded ?? [])
+            {
+                Settle(record);
+            }
+        }
+    }
+
+    private void Settle(long record)
+    {
+        var bit = record - _base;
+        if (bit < 0 || (bit >> 6) >= _window.Length)
+        {
+            return;
+        }
+
+        ref var word = ref _window[bit >> 6];
+        var mask = 1UL << (int)(bit & 63);
+        if ((word & mask) != 0)
+        {
+            word &= ~mask;
+            _pending--;
         }
     }
 

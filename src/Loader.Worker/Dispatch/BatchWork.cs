@@ -16,7 +16,19 @@ internal sealed class BatchWork(ReadyBatch ready)
 
     private readonly IReadOnlyDictionary<LoadEntity, LoadEntity> _superseded = ready.Superseded ?? s_noneSuperseded;
 
-    public EntityBatch Current { get; private set; } = ready.Batch;
+    // From the records the batcher kept beside the rows: walking the entities here would touch every row again on
+    // another thread, long after it left the cache. Found from the entities once an answer settled some of them.
+    private long? _highestRecord = ReadyBatch.Highest(ready.RowRecords.Span);
+
+    public EntityBatch Current
+    {
+        get;
+        private set
+        {
+            field = value;
+            _highestRecord = null;
+        }
+    } = ready.Batch;
 
     public int Remaining => Current.Entities.Count;
 
@@ -97,20 +109,7 @@ internal sealed class BatchWork(ReadyBatch ready)
     public void SendAgain(LoadEntity entity) => Current = Current with { Entities = [.. Current.Entities, entity] };
 
     /// <summary>The highest record among the rows still to send.</summary>
-    public long HighestRecord
-    {
-        get
-        {
-            var entities = Current.Entities;
-            var highest = 0L;
-            for (var i = 0; i < entities.Count; i++)
-            {
-                highest = Math.Max(highest, entities[i].Origin.Record);
-            }
-
-            return highest;
-        }
-    }
+    public long HighestRecord => _highestRecord ??= Current.Entities.Aggregate(0L, (highest, entity) => Math.Max(highest, entity.Origin.Record));
 
     /// <summary>Rows that are not written when the remaining entities fail: each entity and the rows it replaced, and the conflicts not yet compared.</summary>
     public int RemainingRows => Current.Entities.Sum(entity => 1 + ChainLength(entity)) + Conflicts.Count;

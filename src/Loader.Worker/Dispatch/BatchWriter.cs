@@ -50,7 +50,7 @@ internal sealed partial class BatchWriter(
         {
             if (await WriteAllAsync(work, tally, abort).ConfigureAwait(false))
             {
-                watermark.Settled(ready.Records);
+                watermark.Settled(ready.RowRecords.Span, ready.SupersededRecords);
             }
         }
         finally

@@ -263,6 +263,25 @@ public sealed class PartitionBatcherTests
     }
 
     [Fact]
+    public void Every_batch_carries_its_rows_records_in_their_order_after_repeated_keys_replaced_or_moved_rows()
+    {
+        var batcher = Batcher(maxPayload: 1_000);
+        var ready = new List<ReadyBatch>();
+        batcher.Add(Row("a", "1", 100), ready); // record 1
+        batcher.Add(Row("a", "k", 100), ready); // record 2
+        batcher.Add(Row("a", "2", 100), ready); // record 3
+        batcher.Add(Row("a", "k", 100), ready); // record 4 replaces record 2 in its place
+        batcher.Add(Row("b", "x", 100), ready); // record 5
+        batcher.Add(Row("b", "y", 100), ready); // record 6
+        batcher.Add(Row("b", "x", 950), ready); // record 7: too big where record 5 stood, so b's batch leaves without it and it opens the next
+
+        batcher.Flush(ready);
+
+        Assert.Equal([[6L], [1L, 4, 3], [7L]], ready.Select(batch => batch.RowRecords.ToArray()));
+        Assert.All(ready, batch => Assert.Equal(batch.Batch.Entities.Select(entity => entity.Origin.Record), batch.RowRecords.ToArray()));
+    }
+
+    [Fact]
     public void A_repeated_key_is_found_wherever_it_stands_in_a_full_size_batch()
     {
         var batcher = Batcher();
