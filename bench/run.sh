@@ -8,7 +8,7 @@
 # CSV, JSON Lines and Parquet), scaleout (a sharded load by 1, 2, 3
 # work processes against an endpoint holding each batch 50 ms), verify (the flights loaded into Azurite, then
 # verified: verify's rows/s against the load's) and startup (the published loader, as the image's build and with candidate
-# publish and runtime options, on the first 50,000 quick-start flights, wall clock against the raw batch ceiling) run when named. Leading
+# publish and runtime options, on the first 50,000 quick-start flights, wall clock against the raw Node SDK writer of bench/node and the .NET raw batch ceiling) run when named. Leading
 # command names pick some of them; the arguments after them go to each, e.g.
 #   bench/run.sh --repeat 3        bench/run.sh --rows 30000 --per-row-rows 3000        bench/run.sh throttle
 # Exit code: the worst of them (0 targets met, 1 a target missed, 2 bad arguments, 3 a measurement invalid).
