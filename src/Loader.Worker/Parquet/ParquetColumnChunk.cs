@@ -14,10 +14,10 @@ namespace Loader.Worker.Parquet;
 internal abstract class ParquetColumnChunk : IDisposable
 {
     /// <summary>
-    /// Reads <paramref name="column"/> of <paramref name="group"/>; a single-value column reads its definition levels into
-    /// <paramref name="levels"/>, which the columns of a group share as each is done with them before the next is read.
+    /// Reads <paramref name="column"/> of <paramref name="group"/>; a single-value column is decoded through
+    /// <paramref name="scratch"/>'s buffers, which the columns of a file share as each is done with them before the next is read.
     /// </summary>
-    public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, int[] levels, CancellationToken cancellationToken)
+    public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, ParquetScratch scratch, CancellationToken cancellationToken)
     {
         if (column.Type == Loader.Abstractions.ColumnType.Json)
         {
@@ -34,25 +34,25 @@ internal abstract class ParquetColumnChunk : IDisposable
 
         return column.Leaf.ClrType switch
         {
-            var t when t == typeof(ReadOnlyMemory<char>) => await ParquetStringChunk.ReadStringsAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(bool) => await ParquetValueChunk<bool>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(sbyte) => await ParquetValueChunk<sbyte>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(byte) => await ParquetValueChunk<byte>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(short) => await ParquetValueChunk<short>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ushort) => await ParquetValueChunk<ushort>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(int) => await ParquetValueChunk<int>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(uint) => await ParquetValueChunk<uint>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(long) => await ParquetValueChunk<long>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ulong) => await ParquetValueChunk<ulong>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(Half) => await ParquetValueChunk<Half>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(float) => await ParquetValueChunk<float>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(double) => await ParquetValueChunk<double>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(decimal) => await ParquetValueChunk<decimal>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(BigDecimal) => await ParquetValueChunk<BigDecimal>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ReadOnlyMemory<byte>) => await ParquetValueChunk<ReadOnlyMemory<byte>>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(DateTime) => await ParquetValueChunk<DateTime>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(DateOnly) => await ParquetValueChunk<DateOnly>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(Guid) => await ParquetValueChunk<Guid>.ReadValuesAsync(group, column, rows, levels, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(ReadOnlyMemory<char>) => await ParquetStringChunk.ReadStringsAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(bool) => await ParquetValueChunk<bool>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(sbyte) => await ParquetValueChunk<sbyte>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(byte) => await ParquetValueChunk<byte>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(short) => await ParquetValueChunk<short>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(ushort) => await ParquetValueChunk<ushort>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(int) => await ParquetValueChunk<int>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(uint) => await ParquetValueChunk<uint>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(long) => await ParquetValueChunk<long>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(ulong) => await ParquetValueChunk<ulong>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(Half) => await ParquetValueChunk<Half>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(float) => await ParquetValueChunk<float>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(double) => await ParquetValueChunk<double>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(decimal) => await ParquetValueChunk<decimal>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(BigDecimal) => await ParquetValueChunk<BigDecimal>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(ReadOnlyMemory<byte>) => await ParquetValueChunk<ReadOnlyMemory<byte>>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(DateTime) => await ParquetValueChunk<DateTime>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(DateOnly) => await ParquetValueChunk<DateOnly>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
+            var t when t == typeof(Guid) => await ParquetValueChunk<Guid>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
             var t => throw new InvalidOperationException($"column '{column.Name}' has values of {t.Name}, which the plan should have refused"),
         };
     }
@@ -60,17 +60,37 @@ internal abstract class ParquetColumnChunk : IDisposable
     /// <summary>The value of row <paramref name="row"/> (0-based within the row group).</summary>
     public abstract TypedField Cell(int row);
 
+    /// <summary>Bytes the chunk's values hold now, as the read budget counts them.</summary>
+    public abstract long HeldBytes { get; }
+
+    /// <summary>
+    /// Bytes a column of <paramref name="rows"/> rows will hold once read, before it is read: a value per row (a number
+    /// per row for text), or about one per row for a list.
+    /// </summary>
+    public static long EstimateBytes(ParquetColumn column, long rows)
+    {
+        ArgumentNullException.ThrowIfNull(column);
+        var perRow = column.Type == Loader.Abstractions.ColumnType.Json ? 16
+            : column.Leaf.ClrType == typeof(ReadOnlyMemory<char>) ? sizeof(int)
+            : System.Runtime.CompilerServices.RuntimeHelpers.SizeOf(column.Leaf.ClrType.TypeHandle);
+        return rows * perRow;
+    }
+
+    /// <summary>Gives back what rows before <paramref name="row"/> alone need; the bytes given back.</summary>
+    public virtual long ReleaseBefore(int row) => 0;
+
     public abstract void Dispose();
 
     /// <summary>
     /// Reads a single-value column's values and definition levels, then lays its values out one per row (the reader packs
     /// the defined ones at the front) and marks the nulls; null when the column has none.
     /// </summary>
-    protected static async ValueTask<ulong[]?> ReadPerRowAsync<T>(ParquetRowGroupReader group, ParquetColumn column, T[] values, int rows, int[] levels, CancellationToken cancellationToken)
+    protected static async ValueTask<ulong[]?> ReadPerRowAsync<T>(ParquetRowGroupReader group, ParquetColumn column, T[] values, int rows, ParquetScratch scratch, CancellationToken cancellationToken)
         where T : struct
     {
         var leaf = column.Leaf;
         var nullable = leaf.MaxDefinitionLevel > 0;
+        var levels = nullable ? scratch.Levels(rows) : [];
         await group.ReadRawAsync(leaf, values.AsMemory(), nullable ? levels.AsMemory() : (Memory<int>?)null, null, cancellationToken).ConfigureAwait(false);
         if (!nullable)
         {

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Globalization;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Records;
@@ -17,6 +16,7 @@ internal sealed class ParquetFileReader : IAsyncDisposable
 {
     private readonly ParquetReader _reader;
     private readonly long[] _firstRecord;
+    private readonly ParquetScratch _scratch = new();
 
     private ParquetFileReader(string name, ParquetReader reader, ParquetColumnPlan plan)
     {
@@ -109,36 +109,64 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         return offsets.Count > 0 ? offsets.Min() : _reader.RowGroups[group].RowGroup.FileOffset ?? 0;
     }
 
+    /// <summary>
+    /// Bytes the largest row group's columns hold once read, and its largest column's: what a read budget must allow for
+    /// this file's next row group to be read while the last of one is mapped.
+    /// </summary>
+    public long ReadAheadBytes()
+    {
+        var most = 0L;
+        for (var group = 0; group < RowGroupCount; group++)
+        {
+            var rows = _firstRecord[group + 1] - _firstRecord[group];
+            var columns = Plan.Columns.Select(column => ParquetColumnChunk.EstimateBytes(column, rows)).ToList();
+            most = Math.Max(most, columns.Sum() + columns.DefaultIfEmpty().Max());
+        }
+
+        return most;
+    }
+
     /// <summary>Reads row group <paramref name="group"/> (0-based) whole; throws <see cref="DamagedInputException"/> naming it when its pages cannot be read.</summary>
-    public async Task<ParquetRowGroupData> ReadRowGroupAsync(int group, CancellationToken cancellationToken)
+    public Task<ParquetRowGroupData> ReadRowGroupAsync(int group, CancellationToken cancellationToken) =>
+        ReadRowGroupAsync(group, budget: null, wait: false, cancellationToken);
+
+    /// <summary>
+    /// Reads row group <paramref name="group"/> (0-based) whole, its columns' bytes counted in <paramref name="budget"/>;
+    /// when <paramref name="wait"/>, each column only once the budget has room for it (a read ahead, while the rows of
+    /// the group before are mapped and given back). Throws <see cref="DamagedInputException"/> naming the group when its
+    /// pages cannot be read.
+    /// </summary>
+    public async Task<ParquetRowGroupData> ReadRowGroupAsync(int group, ParquetReadBudget? budget, bool wait, CancellationToken cancellationToken)
     {
         var reader = _reader.OpenRowGroupReader(group);
         var columns = new List<ParquetColumnChunk>(Plan.Columns.Count);
-        var levels = ArrayPool<int>.Shared.Rent(Math.Max(1, checked((int)reader.RowCount)));
         try
         {
             foreach (var column in Plan.Columns)
             {
-                columns.Add(await ParquetColumnChunk.ReadAsync(reader, column, levels, cancellationToken).ConfigureAwait(false));
+                if (budget is not null && wait)
+                {
+                    await budget.WaitForRoomAsync(ParquetColumnChunk.EstimateBytes(column, reader.RowCount), cancellationToken).ConfigureAwait(false);
+                }
+
+                var chunk = await ParquetColumnChunk.ReadAsync(reader, column, _scratch, cancellationToken).ConfigureAwait(false);
+                columns.Add(chunk);
+                budget?.Hold(chunk.HeldBytes);
             }
 
-            return new ParquetRowGroupData(group, _firstRecord[group], checked((int)reader.RowCount), [.. columns]);
+            return new ParquetRowGroupData(group, _firstRecord[group], checked((int)reader.RowCount), [.. columns], budget);
         }
         catch (Exception exception) when (IsDamage(exception, cancellationToken))
         {
-            columns.ForEach(column => column.Dispose());
+            ParquetRowGroupData.Release(columns, budget);
             var column = Plan.Columns[columns.Count].Name;
             throw new DamagedInputException(Name, OffsetOf(group), string.Create(CultureInfo.InvariantCulture,
                 $"'{Name}' row group {group + 1} of {RowGroupCount} (rows {_firstRecord[group]:N0} to {_firstRecord[group + 1] - 1:N0}) cannot be read: column '{column}' is damaged ({Reason(exception)}). The row groups before it were read."), exception);
         }
         catch
         {
-            columns.ForEach(column => column.Dispose());
+            ParquetRowGroupData.Release(columns, budget);
             throw;
-        }
-        finally
-        {
-            ArrayPool<int>.Shared.Return(levels);
         }
     }
 

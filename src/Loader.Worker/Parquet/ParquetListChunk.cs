@@ -91,6 +91,9 @@ internal sealed class ParquetListChunk<T> : ParquetColumnChunk
 
     public override TypedField Cell(int row) => ListCell(row);
 
+    public override long HeldBytes => ((long)_values.Length * System.Runtime.CompilerServices.Unsafe.SizeOf<T>())
+        + (((long)(_definitions?.Length ?? 0) + (_repetitions?.Length ?? 0) + _rowIndex.Length) * sizeof(int));
+
     public override void Dispose()
     {
         Return(_values, _definitions, _repetitions);

@@ -27,7 +27,8 @@ internal sealed class ParquetRecordReader : IRecordReader
     // Read by Describe on the threads that reject rows while the read thread adds parts.
     private readonly Lock _layoutsLock = new();
     private readonly List<ParquetPartLayout> _layouts = [];
-    private readonly ParquetReadAhead _ahead = new();
+    private readonly ParquetReadBudget _budget = new();
+    private readonly ParquetReadAhead _ahead;
     private int _nextPart;
     private ParquetFileReader? _file;
     private List<int> _groups = [];
@@ -44,6 +45,7 @@ internal sealed class ParquetRecordReader : IRecordReader
         _bufferSize = bufferSize;
         _decimals = decimals;
         _separator = separator;
+        _ahead = new ParquetReadAhead(_budget);
     }
 
     public IReadOnlyList<string> Columns { get; private set; } = [];
@@ -118,6 +120,7 @@ internal sealed class ParquetRecordReader : IRecordReader
             }
 
             _currentRow += take;
+            group.ReleaseBefore(_currentRow);
             skipped += take;
             _records += take;
             DropGroupWhenRead();
@@ -155,6 +158,7 @@ internal sealed class ParquetRecordReader : IRecordReader
                 }
 
                 _currentRow += count;
+                group.ReleaseBefore(_currentRow);
                 _records += count;
                 for (var i = 0; i < count; i++)
                 {
@@ -273,6 +277,7 @@ internal sealed class ParquetRecordReader : IRecordReader
         _file = null;
         var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None).GetAwaiter().GetResult();
         _file = file;
+        _budget.AtLeast(file.ReadAheadBytes());
         if (Plan.Count > 0 && !file.Plan.Columns.Select(column => (column.Name, column.Type)).SequenceEqual(Plan.Select(column => (column.Name, column.Type))))
         {
             throw new InvalidDataException($"'{part.Name}' has other columns than the input's first file: {Describe(file.Plan.Columns)} against {Describe(Plan)}; every file of a Parquet input must have the same schema.");

@@ -1,5 +1,3 @@
-using System.Buffers;
-using System.Runtime.CompilerServices;
 using Parquet;
 using Loader.Worker.Records;
 
@@ -10,40 +8,40 @@ internal sealed class ParquetValueChunk<T> : ParquetColumnChunk
     where T : struct
 {
     private readonly ParquetColumn _column;
-    private readonly T[] _values;
+    private readonly ParquetSlices<T> _values;
     private readonly ulong[]? _nulls;
 
-    private ParquetValueChunk(ParquetColumn column, T[] values, ulong[]? nulls)
+    private ParquetValueChunk(ParquetColumn column, ParquetSlices<T> values, ulong[]? nulls)
     {
         _column = column;
         _values = values;
         _nulls = nulls;
     }
 
-    public static async ValueTask<ParquetColumnChunk> ReadValuesAsync(ParquetRowGroupReader group, ParquetColumn column, int rows, int[] levels, CancellationToken cancellationToken)
+    public static async ValueTask<ParquetColumnChunk> ReadValuesAsync(ParquetRowGroupReader group, ParquetColumn column, int rows, ParquetScratch scratch, CancellationToken cancellationToken)
     {
-        var values = ArrayPool<T>.Shared.Rent(Math.Max(rows, 1));
+        var values = scratch.Values<T>(rows);
         try
         {
-            var nulls = await ReadPerRowAsync(group, column, values, rows, levels, cancellationToken).ConfigureAwait(false);
-            return new ParquetValueChunk<T>(column, values, nulls);
+            var nulls = await ReadPerRowAsync(group, column, values, rows, scratch, cancellationToken).ConfigureAwait(false);
+            return new ParquetValueChunk<T>(column, ParquetSlices<T>.Of(values.AsSpan(0, rows)), nulls);
         }
-        catch
+        finally
         {
-            Return(values);
-            throw;
+            ParquetScratch.Done(values, rows);
         }
     }
 
     public override TypedField Cell(int row) =>
         IsNull(_nulls, row) ? TypedField.Null : ParquetValueConverter.Convert(_values[row], _column, _column.Type);
 
+    public override long HeldBytes => _values.HeldBytes;
+
+    public override long ReleaseBefore(int row) => _values.ReleaseBefore(row);
+
     public override void Dispose()
     {
-        Return(_values);
+        _values.Dispose();
         ReturnNulls(_nulls);
     }
-
-    private static void Return(T[] values) =>
-        ArrayPool<T>.Shared.Return(values, clearArray: RuntimeHelpers.IsReferenceOrContainsReferences<T>());
 }

@@ -82,5 +82,24 @@ public sealed class ParquetColumnChunkTests : IDisposable
         Assert.Equal(ColumnType.String, reader.Plan.Columns[name].Type);
     }
 
+    [Fact]
+    public async Task Text_past_the_distinct_values_shared_reads_back_row_by_row_with_its_nulls()
+    {
+        var path = _folder.File("unique.parquet");
+        var rows = ParquetStringChunk.MaxShared * 2;
+        static string? Text(int row) => row % 1000 == 7 ? null : row % 3 == 0 ? "again" : $"text {row}";
+        await ParquetTestFile.WriteAsync(path, new ParquetSchema(new DataField<string>("text", nullable: true)),
+            Enumerable.Range(0, rows).Select(row => new Dictionary<string, object?> { ["text"] = Text(row) }), rowGroupSize: rows, _cancellation);
+        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "unique.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+
+        for (var row = 0; row < rows; row++)
+        {
+            Assert.Equal(Text(row), group.Cell(0, row) is { HasValue: true } text ? text.Property.AsString() : null);
+        }
+
+        Assert.Same(group.Cell(0, 0).Property.AsString(), group.Cell(0, rows - 2).Property.AsString());
+    }
+
     public void Dispose() => _folder.Dispose();
 }

@@ -74,5 +74,42 @@ public sealed class ParquetReadAheadTests : IDisposable
         Assert.StartsWith("'pages.parquet' row group 2 of 3 (rows 5 to 8) cannot be read: column 'id' is damaged (", failure.Message);
     }
 
+    /// <summary>Groups of several slices: the one mapped gives its rows back as they are mapped, the next is read under the budget, and every byte is given back in the end.</summary>
+    [Fact]
+    public async Task Under_a_budget_the_group_read_ahead_is_handed_over_whole_as_the_one_mapped_gives_its_rows_back()
+    {
+        const int groupRows = ParquetSlices<int>.SliceRows * 2;
+        var path = _folder.File("large.parquet");
+        await ParquetTestFile.WriteAsync(path, new global::Parquet.Schema.ParquetSchema(new global::Parquet.Schema.DataField<int>("id"), new global::Parquet.Schema.DataField<string>("text", nullable: true)),
+            Enumerable.Range(0, groupRows * 2).Select(row => new Dictionary<string, object?> { ["id"] = row, ["text"] = $"t{row % 50}" }), rowGroupSize: groupRows, _cancellation);
+        await using var file = await ParquetFileReader.OpenAsync(File.OpenRead(path), "large.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        var budget = new ParquetReadBudget();
+        budget.AtLeast(file.ReadAheadBytes());
+        using var ahead = new ParquetReadAhead(budget);
+
+        using (var first = ahead.Take(file, 0))
+        {
+            var held = budget.Held;
+            Assert.True(held > 0);
+            ahead.Start(file, 1);
+            for (var row = 0; row < groupRows; row += 4096)
+            {
+                Assert.Equal(row, first.Cell(0, row).Property.AsInt32());
+                Assert.Equal($"t{row % 50}", first.Cell(1, row).Property.AsString());
+                first.ReleaseBefore(row + 4096);
+            }
+        }
+
+        using (var second = ahead.Take(file, 1))
+        {
+            for (var row = 0; row < groupRows; row++)
+            {
+                Assert.Equal(groupRows + row, second.Cell(0, row).Property.AsInt32());
+            }
+        }
+
+        Assert.Equal(0, budget.Held);
+    }
+
     public void Dispose() => _folder.Dispose();
 }
