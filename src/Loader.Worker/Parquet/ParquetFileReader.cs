@@ -146,7 +146,10 @@ internal sealed class ParquetFileReader : IAsyncDisposable
             {
                 if (budget is not null && wait)
                 {
-                    await budget.WaitForRoomAsync(ParquetColumnChunk.EstimateBytes(column, reader.RowCount), cancellationToken).ConfigureAwait(false);
+                    // Blocking, not awaited: the read ahead's own thread waits, so the decoding after it stays on that thread
+                    // rather than going on on a pool thread beside the mapping's (each thread would keep its own share of
+                    // the library's pooled page buffers).
+                    budget.WaitForRoomAsync(ParquetColumnChunk.EstimateBytes(column, reader.RowCount), cancellationToken).GetAwaiter().GetResult();
                 }
 
                 var chunk = await ParquetColumnChunk.ReadAsync(reader, column, _scratch, cancellationToken).ConfigureAwait(false);
