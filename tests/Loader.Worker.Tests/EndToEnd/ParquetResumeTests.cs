@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Loader.Worker.Checkpoints;
 using Loader.Worker.Outcomes;
 using Loader.Worker.Tests.Infrastructure;
 using Loader.Worker.Tests.Parquet;
@@ -58,13 +59,19 @@ public sealed class ParquetResumeTests(BlobAzuriteFixture azurite) : IClassFixtu
         ["Loader:LogFormat"] = "Json",
     };
 
-    /// <summary>Runs the load until it has written 9,000 rows and a checkpoint, then kills it, as a crash would.</summary>
+    /// <summary>
+    /// Runs the load until it has written 9,000 rows and a checkpoint past the first row group, then kills it, as a crash
+    /// would. The checkpoint is waited for, not assumed: on a busy machine one partition's batch may still be in flight
+    /// thousands of rows after the others, holding the checkpoint back.
+    /// </summary>
     private async Task KillMidFileAsync(Dictionary<string, string?> settings)
     {
         await using var first = LoaderProcess.Start(settings);
         await first.WhenWrittenAsync(9_000, _cancellation);
-        while (!File.Exists(settings["Loader:CheckpointPath"]))
+        var checkpoints = CheckpointStore.AtPath(settings["Loader:CheckpointPath"]!);
+        while ((File.Exists(settings["Loader:CheckpointPath"]) ? await checkpoints.ReadAsync(_cancellation) : null) is not { NextRecord: > 2_500 })
         {
+            Assert.False(first.HasExited, $"the loader exited before it checkpointed past the first row group:{Environment.NewLine}{first.Output}");
             await Task.Delay(50, _cancellation);
         }
 
