@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using Loader.Abstractions;
 
 namespace Loader.Worker.Batching;
@@ -16,9 +15,6 @@ internal sealed record ReadyBatch(EntityBatch Batch, long Sequence, long FirstRe
 
     /// <summary>The input records of the rows the batch's entities superseded.</summary>
     public IEnumerable<long> SupersededRecords => Superseded?.Values.Select(earlier => earlier.Origin.Record) ?? [];
-
-    /// <summary>The input records the batch stands for: its rows and the rows they superseded.</summary>
-    public IEnumerable<long> Records => MemoryMarshal.ToEnumerable(RowRecords).Concat(SupersededRecords);
 
     /// <summary>The highest input record among <paramref name="records"/>; 0 when there are none.</summary>
     public static long Highest(ReadOnlySpan<long> records)

@@ -83,7 +83,7 @@ public sealed class BatchWriterConflictTests(AzuriteFixture azurite) : IAsyncDis
         var resume = new ResumePoint(0, 5, new InputIdentity("input.csv", 1, "x"), new Dictionary<string, string>()) { Window = new ResumeWindow(5, 6, [[1, 5]]) };
         var (writer, statistics, rejects) = Writer(adapter, resume);
         var batch = Insert(Row(1, 1), Row(2, 2), Row(3, 3), Row(4, 4), Row(5, 5));
-        _watermark.Pending([.. batch.Records]);
+        _watermark.Pending([.. batch.RowRecords.Span, .. batch.SupersededRecords]);
         _watermark.Batched(5, 6);
 
         await writer.WriteAsync(batch, _cancellation);
@@ -105,7 +105,7 @@ public sealed class BatchWriterConflictTests(AzuriteFixture azurite) : IAsyncDis
         var adapter = await AdapterAsync();
         var (writer, statistics, rejects) = Writer(new LandsWithoutAnswer(adapter), resume: null);
         var batch = Insert(Row(1, 1), Row(2, 2), Row(3, 3));
-        _watermark.Pending([.. batch.Records]);
+        _watermark.Pending([.. batch.RowRecords.Span, .. batch.SupersededRecords]);
         _watermark.Batched(3, 4);
 
         await writer.WriteAsync(batch, _cancellation);

@@ -76,7 +76,7 @@ public sealed class BatchWriterTests : IDisposable
             throw new InvalidOperationException("unreachable");
         });
         var batch = Batch(5);
-        _watermark.Pending([.. batch.Records]);
+        _watermark.Pending([.. batch.RowRecords.Span, .. batch.SupersededRecords]);
         _watermark.Batched(5, 6);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
 
@@ -95,7 +95,7 @@ public sealed class BatchWriterTests : IDisposable
     {
         var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(NoAnswerOfShape(shape)), ScriptedAdapter.Written);
         var batch = Batch(5);
-        _watermark.Pending([.. batch.Records]);
+        _watermark.Pending([.. batch.RowRecords.Span, .. batch.SupersededRecords]);
         _watermark.Batched(5, 6);
 
         await Writer(adapter).WriteAsync(batch, TestContext.Current.CancellationToken);
@@ -111,7 +111,7 @@ public sealed class BatchWriterTests : IDisposable
     {
         var adapter = new ScriptedAdapter(ScriptedAdapter.Throw(NoAnswerOfShape("refused")));
         var batch = Batch(4);
-        _watermark.Pending([.. batch.Records]);
+        _watermark.Pending([.. batch.RowRecords.Span, .. batch.SupersededRecords]);
         _watermark.Batched(4, 5);
 
         await Writer(adapter).WriteAsync(batch, TestContext.Current.CancellationToken);
@@ -137,7 +137,7 @@ public sealed class BatchWriterTests : IDisposable
     private ReadyBatch PendingBatch(int rows)
     {
         var batch = Batch(rows);
-        _watermark.Pending([.. batch.Records]);
+        _watermark.Pending([.. batch.RowRecords.Span, .. batch.SupersededRecords]);
         _watermark.Batched(rows, rows + 1);
         return batch;
     }
