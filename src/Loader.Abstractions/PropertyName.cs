@@ -10,7 +10,7 @@ namespace Loader.Abstractions;
 /// </summary>
 public sealed class PropertyName : IEquatable<PropertyName>
 {
-    /// <summary>Names <see cref="OfRow"/> registers at most; about 0.4 KiB each.</summary>
+    /// <summary>Names <see cref="OfRow"/> registers at most.</summary>
     internal const int RowNamesRegistered = 16_384;
 
     private const int Unregistered = -1;

@@ -25,8 +25,7 @@ internal abstract class ParquetColumnChunk : IDisposable
         }
 
         var rows = checked((int)group.RowCount);
-        var count = group.GetMetadata(column.Leaf)?.MetaData?.NumValues
-            ?? throw new InvalidDataException($"the row group has no data for column '{column.Name}'");
+        var count = ValueCount(group, column);
         if (count != rows)
         {
             throw new InvalidDataException($"column '{column.Name}' has {count:N0} values for {rows:N0} rows");
@@ -124,6 +123,11 @@ internal abstract class ParquetColumnChunk : IDisposable
 
         return nulls;
     }
+
+    /// <summary>The values (and nulls) <paramref name="group"/> holds of <paramref name="column"/>, by its metadata.</summary>
+    protected static int ValueCount(ParquetRowGroupReader group, ParquetColumn column) =>
+        checked((int)(group.GetMetadata(column.Leaf)?.MetaData?.NumValues
+            ?? throw new InvalidDataException($"the row group has no data for column '{column.Name}'")));
 
     protected static bool IsNull(ulong[]? nulls, int row) => nulls is not null && (nulls[row >> 6] & (1UL << (row & 63))) != 0;
 

@@ -71,8 +71,7 @@ internal sealed class ParquetListChunk<T> : ParquetColumnChunk
     public static async ValueTask<ParquetColumnChunk> ReadTypedAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken)
     {
         var leaf = column.Leaf;
-        var count = checked((int)(group.GetMetadata(leaf)?.MetaData?.NumValues
-            ?? throw new InvalidDataException($"the row group has no data for column '{column.Name}'")));
+        var count = ValueCount(group, column);
         var rows = checked((int)group.RowCount);
         var values = ArrayPool<T>.Shared.Rent(Math.Max(count, 1));
         var definitions = leaf.MaxDefinitionLevel > 0 ? ArrayPool<int>.Shared.Rent(Math.Max(count, 1)) : null;

@@ -8,7 +8,7 @@ namespace Loader.Worker.Parquet;
 /// <summary>
 /// Reads the rows of a Parquet input, part by part (a Parquet file cannot be read as one stream with another) and row
 /// group by row group: one row group's rows are mapped on the mapping threads in order while the next one is read
-/// (<see cref="ParquetReadAhead"/>), so at most two are held. A range shard's
+/// (<see cref="ParquetReadAhead"/>) as far as its read budget lets it, so about one is held. A range shard's
 /// part reads the row groups that start within its byte range. Resuming skips whole row groups without reading them
 /// unless the fingerprint needs their rows' digests. Records are counted through the parts; messages name a record by
 /// row group and row (and its file, when the input has several).
