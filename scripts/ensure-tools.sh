@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the project's npm tooling (Azurite, cosmosdb-server, playwright-core, @azure/data-tables for bench/node) into tools/node_modules from the lock
+# Installs the project's npm tooling (Azurite, cosmosdb-server, playwright-core, @azure/data-tables for bench/node, DuckDB) into tools/node_modules from the lock
 # file, once, and again whenever the lock file changes.
 set -euo pipefail
 tools="$(cd "$(dirname "$0")/../tools" && pwd)"
