@@ -5,7 +5,7 @@
 # answers at once, beside the REST-client loader of 491e8a8; with --backend Cosmos the Cosmos DB adapter through the real
 # SDK against the Cosmos DB stand-in in instant mode, TransactionalBatch and Bulk); blobread (the read-ahead blob stream against the
 # SDK's OpenRead), compressed (the dry run on plain, .gz and .zst input), formats (the dry run of the same rows as
-# CSV, JSON Lines and Parquet), scaleout (a sharded load by 1, 2, 3
+# CSV, JSON Lines and Parquet, the Parquet written by DuckDB in 1,048,576- and 122,880-row groups), scaleout (a sharded load by 1, 2, 3
 # work processes against an endpoint holding each batch 50 ms), verify (the flights loaded into Azurite, then
 # verified: verify's rows/s against the load's) and startup (the published loader, as the image's build and with candidate
 # publish and runtime options, on the first 50,000 quick-start flights, wall clock against the raw Node SDK writer of bench/node and the .NET raw batch ceiling) run when named. Leading

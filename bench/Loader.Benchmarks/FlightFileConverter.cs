@@ -2,21 +2,18 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Loader.Abstractions;
-using Parquet;
-using Parquet.Schema;
+using Loader.Worker.Tests.Infrastructure;
 
 namespace Loader.Benchmarks;
 
 /// <summary>
-/// A flight CSV (DataGen's: no quoted fields, an empty cell where a value is missing) written again as JSON Lines and as
-/// Parquet with the loader's column types, so the formats benchmark loads the same rows in each. JSON Lines: numbers as
-/// numbers, an empty cell left out. Parquet: snappy, typed columns (Int32, Boolean, Double, String), a missing value a null.
+/// A flight CSV (DataGen's: no quoted fields, an empty cell where a value is missing) written again as JSON Lines and,
+/// through DuckDB, as Parquet, with the loader's column types, so the formats benchmark loads the same rows in each.
+/// JSON Lines: numbers as numbers, an empty cell left out. Parquet: typed columns (Int32, Boolean, Double, String), a
+/// missing value a null.
 /// </summary>
 internal static class FlightFileConverter
 {
-    /// <summary>pyarrow's default row group: 1,048,576 rows (Parquet.Net's writer has none of its own).</summary>
-    public const int DefaultRowGroupRows = 1024 * 1024;
-
     public static void ToJsonLines(string csv, string path, IReadOnlyDictionary<string, ColumnType> types)
     {
         using var reader = new StreamReader(csv, Encoding.UTF8);
@@ -60,59 +57,27 @@ internal static class FlightFileConverter
         }
     }
 
-    public static async Task ToParquetAsync(string csv, string path, IReadOnlyDictionary<string, ColumnType> types, CancellationToken cancellationToken)
+    /// <summary>
+    /// The DuckDB query that reads the CSV with the loader's column types (an empty cell a null), for
+    /// <see cref="DuckDbParquet"/> to write as Parquet the way data tools lay it out.
+    /// </summary>
+    public static string DuckDbSelect(string csv, IReadOnlyDictionary<string, ColumnType> types)
     {
-        using var reader = new StreamReader(csv, Encoding.UTF8);
-        var header = reader.ReadLine()!.Split(',');
-        var kinds = header.Select(name => types.GetValueOrDefault(name, ColumnType.String)).ToArray();
-        var fields = header.Select((name, i) => kinds[i] switch
+        string header;
+        using (var reader = new StreamReader(csv, Encoding.UTF8))
         {
-            ColumnType.Int32 => (DataField)new DataField<int?>(name),
-            ColumnType.Double => new DataField<double?>(name),
-            ColumnType.Boolean => new DataField<bool?>(name),
-            _ => new DataField<string>(name, nullable: true),
-        }).ToArray();
-        await using var file = File.Create(path);
-        await using var writer = await ParquetWriter.CreateAsync(new ParquetSchema(fields), file, new ParquetOptions { CompressionMethod = CompressionMethod.Snappy }, cancellationToken: cancellationToken);
-        var rows = new List<string[]>(DefaultRowGroupRows);
-        while (true)
-        {
-            var line = reader.ReadLine();
-            if (line is not null)
-            {
-                rows.Add(line.Split(','));
-            }
-
-            if (rows.Count == DefaultRowGroupRows || (line is null && rows.Count > 0))
-            {
-                using var group = writer.CreateRowGroup();
-                for (var i = 0; i < header.Length; i++)
-                {
-                    var column = i;
-                    switch (kinds[i])
-                    {
-                        case ColumnType.Int32:
-                            await group.WriteAsync<int>(fields[i], rows.Select(row => row[column].Length == 0 ? (int?)null : int.Parse(row[column], CultureInfo.InvariantCulture)).ToArray().AsMemory(), cancellationToken: cancellationToken);
-                            break;
-                        case ColumnType.Double:
-                            await group.WriteAsync<double>(fields[i], rows.Select(row => row[column].Length == 0 ? (double?)null : double.Parse(row[column], CultureInfo.InvariantCulture)).ToArray().AsMemory(), cancellationToken: cancellationToken);
-                            break;
-                        case ColumnType.Boolean:
-                            await group.WriteAsync<bool>(fields[i], rows.Select(row => row[column].Length == 0 ? (bool?)null : row[column] == "true").ToArray().AsMemory(), cancellationToken: cancellationToken);
-                            break;
-                        default:
-                            await group.WriteAsync(fields[i], rows.Select(row => row[column].Length == 0 ? null : row[column]).ToArray());
-                            break;
-                    }
-                }
-
-                rows.Clear();
-            }
-
-            if (line is null)
-            {
-                break;
-            }
+            header = reader.ReadLine()!;
         }
+
+        var columns = header.Split(',').Select(name => $"'{name}': '{DuckDbType(types.GetValueOrDefault(name, ColumnType.String))}'");
+        return $"SELECT * FROM read_csv('{csv.Replace("'", "''", StringComparison.Ordinal)}', header = true, delim = ',', quote = '', columns = {{{string.Join(", ", columns)}}})";
     }
+
+    private static string DuckDbType(ColumnType type) => type switch
+    {
+        ColumnType.Int32 => "INTEGER",
+        ColumnType.Double => "DOUBLE",
+        ColumnType.Boolean => "BOOLEAN",
+        _ => "VARCHAR",
+    };
 }
