@@ -197,7 +197,7 @@ internal sealed class ParquetListChunk<T> : ParquetColumnChunk
                     return TypedField.Refused(problem);
                 }
 
-                ParquetJson.Write(writer, element.Property);
+                PropertyJson.Write(writer, element.Property);
             }
 
             writer.WriteEndArray();

@@ -72,13 +72,9 @@ internal sealed class ParquetRowText(int columns)
                 {
                     writer.WriteNullValue();
                 }
-                else if (cell.Property.Type == ColumnType.Json)
-                {
-                    writer.WriteRawValue(cell.Property.AsJson(), skipInputValidation: true);
-                }
                 else
                 {
-                    ParquetJson.Write(writer, cell.Property);
+                    PropertyJson.Write(writer, cell.Property);
                 }
             }
 

@@ -126,9 +126,12 @@ internal sealed partial class RejectSink : IDisposable
         return breaks + 1;
     }
 
-    /// <summary>Rejects a mapped row (a duplicate, or one the service refused).</summary>
+    /// <summary>
+    /// Rejects a mapped row (a duplicate, or one the service refused): as it stood in the input, or, for a typed input whose
+    /// rows keep no text (Parquet), as the JSON object of its properties.
+    /// </summary>
     public void Reject(LoadEntity entity, string reason) =>
-        Reject(entity.Origin, reason, Encoding.UTF8.GetString(entity.SourceRecord.Span));
+        Reject(entity.Origin, reason, entity.SourceRecord.IsEmpty ? EntityRecordJson.Of(entity) : Encoding.UTF8.GetString(entity.SourceRecord.Span));
 
     /// <summary>Puts every reject so far into the file (and publishes it, when it goes to a blob): before a checkpoint counts them as settled.</summary>
     public async Task FlushAsync(CancellationToken cancellationToken)

@@ -171,6 +171,51 @@ public sealed class ParquetRejectsTests(AzuriteFixture azurite) : IDisposable
     }
 
     [Fact]
+    public async Task A_row_the_service_refuses_is_rejected_with_its_values_and_its_rejects_file_loads_again_to_the_input()
+    {
+        var input = await WriteAsync("refused.parquet", allCoded: true);
+        var table = AzuriteFixture.UniqueTableName("pqrefused");
+        var client = new Azure.Data.Tables.TableClient(azurite.ConnectionString, table);
+        await client.CreateAsync(_cancellation);
+
+        // Row 4 (row group 2, row 1) already stands in the table, so under Insert the service refuses it after it was mapped.
+        await client.AddEntityAsync(new Azure.Data.Tables.TableEntity("pcity-1", "c4") { ["note"] = "there first" }, _cancellation);
+        await using (var load = LoaderProcess.StartWithArguments([.. Arguments(input, table, "refused"), "--Loader:WriteMode=Insert"]))
+        {
+            Assert.True(await load.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, load.Output + load.Error);
+        }
+
+        var reject = Assert.Single(await File.ReadAllLinesAsync(_directory.File("refused-rejects.jsonl"), _cancellation), line => line.Length > 0);
+        var row = JsonNode.Parse(reject)!.AsObject();
+        Assert.StartsWith("refused by the service (409", (string?)row["loader_reject_reason"], StringComparison.Ordinal);
+        Assert.Equal("row group 2, row 1", (string?)row["loader_reject_place"]);
+        Assert.Equal((4, "c4", 4.25, 5_000_000_004L, true, "city-1", 10_004), ((int)row["id"]!, (string?)row["code"], (double)row["amount"]!, (long)row["big"]!, (bool)row["flag"]!, (string?)row["address_city"], (int)row["address_zip"]!));
+        Assert.Equal("row 4 é \"quoted\"", (string?)row["note"]);
+
+        // The conflict resolved (the older entity removed), the rejects file loads again as JSON Lines under Insert, and
+        // the table holds what a load of the input into an empty table writes, property by property.
+        await client.DeleteEntityAsync("pcity-1", "c4", cancellationToken: _cancellation);
+        await using (var replay = LoaderProcess.StartWithArguments([.. Arguments(_directory.File("refused-rejects.jsonl"), table, "replayed"), "--Loader:WriteMode=Insert", "--Loader:Columns:id=Int32", "--Loader:Columns:address_zip=Int32"]))
+        {
+            Assert.True(await replay.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, replay.Output + replay.Error);
+        }
+
+        var reference = AzuriteFixture.UniqueTableName("pqrefref");
+        await using (var whole = LoaderProcess.StartWithArguments(Arguments(input, reference, "reference")))
+        {
+            Assert.True(await whole.WaitForExitAsync(s_timeout, _cancellation) == ExitCodes.Success, whole.Output + whole.Error);
+        }
+
+        var expected = await AzuriteFixture.ReadTableAsync(azurite.ConnectionString, reference, _cancellation);
+        var stored = await AzuriteFixture.ReadTableAsync(azurite.ConnectionString, table, _cancellation);
+        Assert.Equal(expected.Keys.Order(), stored.Keys.Order());
+        foreach (var (key, entity) in expected)
+        {
+            Assert.Equal(Typed(entity.Properties), Typed(stored[key].Properties));
+        }
+    }
+
+    [Fact]
     public async Task Nested_refuse_stops_a_parquet_load_with_a_struct_or_list_at_start_naming_the_columns_and_the_setting()
     {
         var input = await WriteAsync("nested.parquet", allCoded: true);

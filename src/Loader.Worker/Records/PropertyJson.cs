@@ -2,15 +2,21 @@ using System.Globalization;
 using System.Text.Json;
 using Loader.Abstractions;
 
-namespace Loader.Worker.Parquet;
+namespace Loader.Worker.Records;
 
-/// <summary>Writes a list element as a JSON value: numbers and booleans as they are, dates as ISO 8601 text, binary as base64.</summary>
-internal static class ParquetJson
+/// <summary>
+/// Writes a typed value as a JSON value: numbers and booleans as they are, dates as ISO 8601 text, binary as base64, JSON
+/// (a nested object or list) as it is. For rows of a typed input held as JSON: a Parquet row of a rejects file, a list's elements.
+/// </summary>
+internal static class PropertyJson
 {
     public static void Write(Utf8JsonWriter writer, EntityProperty element)
     {
         switch (element.Type)
         {
+            case ColumnType.Json:
+                writer.WriteRawValue(element.AsJson(), skipInputValidation: true);
+                break;
             case ColumnType.String:
                 writer.WriteStringValue(element.AsString());
                 break;
@@ -40,7 +46,7 @@ internal static class ParquetJson
                 writer.WriteBase64StringValue(element.AsBinary().Span);
                 break;
             default:
-                throw new InvalidOperationException($"a list element of {element.Type} has no JSON form");
+                throw new InvalidOperationException($"a value of {element.Type} has no JSON form");
         }
     }
 }
