@@ -5,10 +5,11 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// One column of a Parquet input as the loader writes it: a leaf of the file's schema (a struct's leaves are named by
-/// their path, joined with the store's path separator), or a list of leaves written as one JSON array.
+/// their path, joined with the store's path separator), or a list written as one JSON array: of a leaf's values, or of
+/// objects when the list's elements are structs (<see cref="ElementFields"/>).
 /// </summary>
 /// <param name="Name">The column's name: what templates and <c>Loader:Columns</c> name, and the property written.</param>
-/// <param name="Leaf">The Parquet leaf the values are read from.</param>
+/// <param name="Leaf">The Parquet leaf the values are read from (a list of structs: its first leaf).</param>
 /// <param name="Kind">How the leaf's values are read and converted.</param>
 /// <param name="Type">The store type written.</param>
 /// <param name="List">The list holding the leaf, when the column is a list; null for a single value.</param>
@@ -20,4 +21,13 @@ internal sealed record ParquetColumn(string Name, DataField Leaf, ParquetValueKi
 
     /// <summary>The store type of a list's elements, as each stands in its JSON array; the column's own type for a single value.</summary>
     public ColumnType ElementType { get; init; } = Type;
+
+    /// <summary>A list of structs: the fields of its elements, each element written as a JSON object of them; null otherwise.</summary>
+    public IReadOnlyList<ParquetElementField>? ElementFields { get; init; }
+
+    /// <summary>A list of structs: the leaves of its elements' fields in schema order, each read as a list column of its own.</summary>
+    public IReadOnlyList<ParquetColumn> ElementLeaves { get; init; } = [];
+
+    /// <summary>A list of structs: the definition level at which an element is a struct, not a null.</summary>
+    public int ElementDefinedLevel { get; init; }
 }

@@ -19,6 +19,11 @@ internal abstract class ParquetColumnChunk : IDisposable
     /// </summary>
     public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, ParquetScratch scratch, CancellationToken cancellationToken)
     {
+        if (column.ElementFields is not null)
+        {
+            return await ParquetStructListChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);
+        }
+
         if (column.Type == Loader.Abstractions.ColumnType.Json)
         {
             return await ParquetListChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);

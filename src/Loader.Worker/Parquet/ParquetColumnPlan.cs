@@ -9,8 +9,8 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// The columns of a Parquet file as the loader writes them, decided from its schema before a row is read. A column of a
-/// type no store type holds (INTERVAL, a map, a list of structs or of lists) is refused here, naming it, so the load
-/// stops at start (exit 2) rather than dropping it.
+/// type no store type holds (INTERVAL, a map, a list of lists or of maps) is refused here, naming it, so the load stops
+/// at start (exit 2) rather than dropping it.
 /// </summary>
 internal sealed class ParquetColumnPlan
 {
@@ -72,8 +72,11 @@ internal sealed class ParquetColumnPlan
             case ListField { Item: DataField { IsArray: false } item } list:
                 AddLeaf(name, item, list, repeatedLeaf: false, columns, refused, decimals);
                 break;
+            case ListField { Item: StructField element } list:
+                AddStructList(name, list, element, columns, refused, decimals);
+                break;
             case ListField list:
-                refused.Add($"'{name}' is a list of {(list.Item is StructField ? "structs" : list.Item is MapField ? "maps" : "lists")}, which no store type holds as one value");
+                refused.Add($"'{name}' is a list of {(list.Item is MapField ? "maps" : "lists")}, which no store type holds as one value");
                 break;
             case MapField:
                 refused.Add($"'{name}' is a MAP, which no store type holds");
@@ -103,6 +106,65 @@ internal sealed class ParquetColumnPlan
         var type = isList ? ColumnType.Json : TypeOf(kind, decimals);
         columns.Add(new ParquetColumn(name, leaf, kind, type, list, isList ? $"LIST<{described}>" : described) { ElementType = TypeOf(kind, decimals) });
     }
+
+    /// <summary>
+    /// A list of structs, written as one JSON array of objects: its elements' fields may be single values or structs of
+    /// them, not lists or maps (their levels would repeat within an element).
+    /// </summary>
+    private static void AddStructList(string name, ListField list, StructField element, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
+    {
+        var leaves = new List<ParquetColumn>();
+        var problems = new List<string>();
+        var fields = ElementFields(element, list, leaves, problems, decimals);
+        if (leaves.Count == 0 && problems.Count == 0)
+        {
+            problems.Add("no fields");
+        }
+
+        if (problems.Count > 0)
+        {
+            refused.Add($"'{name}' is a list of structs with {string.Join(", ", problems)}, which no store type holds as one value");
+            return;
+        }
+
+        columns.Add(new ParquetColumn(name, leaves[0].Leaf, leaves[0].Kind, ColumnType.Json, list, $"LIST<{Describe(fields, leaves)}>")
+        {
+            ElementFields = fields,
+            ElementLeaves = leaves,
+            ElementDefinedLevel = element.MaxDefinitionLevel,
+        });
+    }
+
+    private static List<ParquetElementField> ElementFields(StructField group, ListField list, List<ParquetColumn> leaves, List<string> problems, ParquetDecimalMode decimals)
+    {
+        var fields = new List<ParquetElementField>();
+        foreach (var child in group.Fields)
+        {
+            switch (child)
+            {
+                case DataField { IsArray: false, MaxRepetitionLevel: 1 } leaf when KindOf(leaf) is { } kind:
+                    fields.Add(new ParquetElementField(leaf.Name, leaf.MaxDefinitionLevel, leaves.Count, Fields: null));
+                    leaves.Add(new ParquetColumn(leaf.Name, leaf, kind, TypeOf(kind, decimals), list, Describe(leaf)));
+                    break;
+                case DataField { IsArray: false, MaxRepetitionLevel: 1 } leaf:
+                    problems.Add($"'{leaf.Name}' of {Describe(leaf)}");
+                    break;
+                case StructField inner:
+                    var first = leaves.Count;
+                    var innerFields = ElementFields(inner, list, leaves, problems, decimals);
+                    fields.Add(new ParquetElementField(inner.Name, inner.MaxDefinitionLevel, first, innerFields));
+                    break;
+                default:
+                    problems.Add($"'{child.Name}' a {(child is MapField ? "map" : "list")}");
+                    break;
+            }
+        }
+
+        return fields;
+    }
+
+    private static string Describe(IReadOnlyList<ParquetElementField> fields, IReadOnlyList<ParquetColumn> leaves) =>
+        $"STRUCT<{string.Join(", ", fields.Select(field => $"{field.Name} {(field.Fields is null ? leaves[field.LeafIndex].ParquetType : Describe(field.Fields, leaves))}"))}>";
 
     /// <summary>The store type a single value of <paramref name="kind"/> is written as.</summary>
     internal static ColumnType TypeOf(ParquetValueKind kind, ParquetDecimalMode decimals) => kind switch

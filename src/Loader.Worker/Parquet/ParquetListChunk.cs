@@ -43,7 +43,7 @@ internal static class ParquetListChunk
 }
 
 /// <summary>A list column chunk of values of <typeparamref name="T"/>.</summary>
-internal sealed class ParquetListChunk<T> : ParquetColumnChunk
+internal sealed class ParquetListChunk<T> : ParquetColumnChunk, IParquetListLevels
     where T : struct
 {
     private readonly ParquetColumn _column;
@@ -89,6 +89,16 @@ internal sealed class ParquetListChunk<T> : ParquetColumnChunk
     }
 
     public override TypedField Cell(int row) => ListCell(row);
+
+    public int LevelCount => _levelCount;
+
+    public int RowStart(int row) => _rowIndex[row];
+
+    public int Definition(int level) => _definitions?[level] ?? _column.Leaf.MaxDefinitionLevel;
+
+    public int FirstValue(int row) => _listValueStart![row];
+
+    public TypedField Value(int value) => ParquetValueConverter.Convert(_values[value], _column, _column.ElementType);
 
     public override long HeldBytes => ((long)_values.Length * System.Runtime.CompilerServices.Unsafe.SizeOf<T>())
         + (((long)(_definitions?.Length ?? 0) + (_repetitions?.Length ?? 0) + _rowIndex.Length) * sizeof(int));

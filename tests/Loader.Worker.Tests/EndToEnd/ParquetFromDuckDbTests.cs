@@ -8,7 +8,7 @@ namespace Loader.Worker.Tests.EndToEnd;
 /// <summary>
 /// A Parquet file from another writer than the Parquet.Net the loader reads with: DuckDB lays it out as data tools do
 /// (dictionary pages for the columns that repeat, plain pages for the rest, every column optional), here 5,000 rows in
-/// row groups of 2,048 with a null in every column somewhere. Loaded by the real host into Azurite and by the real process
+/// row groups of 2,048 with a null in every column somewhere, and a list of structs (order lines) with a struct inside. Loaded by the real host into Azurite and by the real process
 /// into the Cosmos DB stand-in, every row is read back and compared with what the query made of its number.
 /// </summary>
 public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandInFixture cosmos) : IDisposable
@@ -34,7 +34,11 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
           CASE WHEN n % 41 = 0 THEN NULL ELSE (n / 8)::DECIMAL(18,4) END AS amount,
           CASE WHEN n % 43 = 0 THEN NULL ELSE unhex(printf('%04x', n)) END AS blob,
           CASE WHEN n % 47 = 0 THEN NULL ELSE {'city': 'c' || (n % 9), 'zip': n::INTEGER} END AS address,
-          CASE WHEN n % 53 = 0 THEN NULL WHEN n % 59 = 0 THEN []::VARCHAR[] ELSE ['a', 't' || n] END AS tags
+          CASE WHEN n % 53 = 0 THEN NULL WHEN n % 59 = 0 THEN []::VARCHAR[] ELSE ['a', 't' || n] END AS tags,
+          CASE WHEN n % 61 = 0 THEN NULL
+            WHEN n % 67 = 0 THEN []
+            WHEN n % 71 = 0 THEN [NULL, {'sku': 'x' || n, 'qty': NULL, 'size': NULL}]
+            ELSE [{'sku': 's' || n, 'qty': (n % 9)::INTEGER, 'size': {'w': n / 4, 'h': 2}}, {'sku': 'u' || n, 'qty': 1, 'size': {'w': NULL, 'h': 3}}] END AS items
         FROM range(1, 5001) numbers(n)
         """;
 
@@ -145,6 +149,11 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
             properties["tags"] = n % 59 == 0 ? "[]" : $"[\"a\",\"t{n}\"]";
         }
 
+        if (Items(n) is { } items)
+        {
+            properties["items"] = items;
+        }
+
         return properties;
     }
 
@@ -177,7 +186,33 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
             properties["tags"] = n % 59 == 0 ? "[]" : $"[\"a\",\"t{n}\"]";
         }
 
+        if (Items(n) is { } items)
+        {
+            properties["items"] = items;
+        }
+
         return properties;
+    }
+
+    /// <summary>Row <paramref name="n"/>'s order lines as their JSON text: a null list, an empty one, a null line and a line of nulls, or two lines.</summary>
+    private static string? Items(long n)
+    {
+        if (n % 61 == 0)
+        {
+            return null;
+        }
+
+        if (n % 67 == 0)
+        {
+            return "[]";
+        }
+
+        if (n % 71 == 0)
+        {
+            return $$"""[null,{"sku":"x{{n}}","qty":null,"size":null}]""";
+        }
+
+        return $$$"""[{"sku":"s{{{n}}}","qty":{{{n % 9}}},"size":{"w":{{{Json(n / 4.0)}}},"h":2}},{"sku":"u{{{n}}}","qty":1,"size":{"w":null,"h":3}}]""";
     }
 
     /// <summary>The columns both stores hold the same way, with the values as the loader types them.</summary>

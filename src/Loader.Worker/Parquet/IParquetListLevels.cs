@@ -1,0 +1,25 @@
+using Loader.Worker.Records;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>
+/// A list column's levels, entry by entry, for a reader that walks several leaves of one list together (the fields of a
+/// list's struct elements share its repetition).
+/// </summary>
+internal interface IParquetListLevels
+{
+    /// <summary>The entries (levels) of the row group.</summary>
+    int LevelCount { get; }
+
+    /// <summary>The first entry of <paramref name="row"/>; of the row after the last, <see cref="LevelCount"/>.</summary>
+    int RowStart(int row);
+
+    /// <summary>The definition level of entry <paramref name="level"/>.</summary>
+    int Definition(int level);
+
+    /// <summary>The index among the leaf's values of the first value of <paramref name="row"/>.</summary>
+    int FirstValue(int row);
+
+    /// <summary>Value <paramref name="value"/> of the leaf, converted as a single value is.</summary>
+    TypedField Value(int value);
+}
