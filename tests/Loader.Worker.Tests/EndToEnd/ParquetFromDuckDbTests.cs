@@ -117,6 +117,27 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
         }
     }
 
+    [Fact]
+    public async Task A_list_of_structs_holding_a_list_or_a_map_is_exit_2_at_start_naming_the_column_and_its_fields()
+    {
+        var path = _directory.File("nested-deeper.parquet");
+        await DuckDbParquet.WriteAsync(path, rowGroupRows: null, "SELECT 1 AS n, [{'sku': 'a', 'parts': [1, 2], 'attributes': MAP {'k': 'v'}}] AS items", _cancellation);
+        var settings = new Dictionary<string, string?>
+        {
+            ["Loader:Input"] = path,
+            ["Loader:Tables:ConnectionString"] = azurite.ConnectionString,
+            ["Loader:Tables:Table"] = AzuriteFixture.UniqueTableName("deeper"),
+            ["Loader:PartitionKey"] = "p{n}",
+            ["Loader:RowKey"] = "{n}",
+        };
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
+        Assert.Contains("'items' is a list of structs with 'parts' a list, 'attributes' a map, which no store type holds as one value", run.Error + run.RequireReport().Message, StringComparison.Ordinal);
+        Assert.Equal(0, run.RequireReport().RowsRead);
+    }
+
     private async Task<string> WriteAsync()
     {
         var path = _directory.File("duckdb.parquet");
