@@ -5,8 +5,8 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// One column of a Parquet input as the loader writes it: a leaf of the file's schema (a struct's leaves are named by
-/// their path, joined with the store's path separator), or a list written as one JSON array: of a leaf's values, or of
-/// objects when the list's elements are structs (<see cref="ElementFields"/>).
+/// their path, joined with the store's path separator), a list written as one JSON array (of a leaf's values, or of
+/// objects when the list's elements are structs: <see cref="ElementFields"/>), or a map written as one JSON object.
 /// </summary>
 /// <param name="Name">The column's name: what templates and <c>Loader:Columns</c> name, and the property written.</param>
 /// <param name="Leaf">The Parquet leaf the values are read from (a list of structs: its first leaf).</param>
@@ -30,4 +30,10 @@ internal sealed record ParquetColumn(string Name, DataField Leaf, ParquetValueKi
 
     /// <summary>A list of structs: the definition level at which an element is a struct, not a null.</summary>
     public int ElementDefinedLevel { get; init; }
+
+    /// <summary>A list of structs or a map: the definition level at which a row has an entry (one below, an empty one).</summary>
+    public int EntryDefinedLevel { get; init; }
+
+    /// <summary>A map: its entries' key and value are <see cref="ElementLeaves"/> 0 and 1, written as one JSON object.</summary>
+    public bool IsMap { get; init; }
 }

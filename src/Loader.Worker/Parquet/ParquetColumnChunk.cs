@@ -19,7 +19,7 @@ internal abstract class ParquetColumnChunk : IDisposable
     /// </summary>
     public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, ParquetScratch scratch, CancellationToken cancellationToken)
     {
-        if (column.ElementFields is not null)
+        if (column.ElementFields is not null || column.IsMap)
         {
             return await ParquetStructListChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);
         }

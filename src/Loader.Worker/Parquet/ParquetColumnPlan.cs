@@ -9,8 +9,8 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// The columns of a Parquet file as the loader writes them, decided from its schema before a row is read. A column of a
-/// type no store type holds (INTERVAL, a map, a list of lists or of maps) is refused here, naming it, so the load stops
-/// at start (exit 2) rather than dropping it.
+/// type no store type holds (INTERVAL, a map of more than single values, a list of lists or of maps) is refused here,
+/// naming it, so the load stops at start (exit 2) rather than dropping it.
 /// </summary>
 internal sealed class ParquetColumnPlan
 {
@@ -78,8 +78,17 @@ internal sealed class ParquetColumnPlan
             case ListField list:
                 refused.Add($"'{name}' is a list of {(list.Item is MapField ? "maps" : "lists")}, which no store type holds as one value");
                 break;
+            case MapField { Key: DataField { IsArray: false } key, Value: DataField { IsArray: false } value } map when KindOf(key) is { } keyKind && KindOf(value) is { } valueKind:
+                var entries = new[] { new ParquetColumn(key.Name, key, keyKind, TypeOf(keyKind, decimals), null, Describe(key)), new ParquetColumn(value.Name, value, valueKind, TypeOf(valueKind, decimals), null, Describe(value)) };
+                columns.Add(new ParquetColumn(name, key, keyKind, ColumnType.Json, null, $"MAP<{entries[0].ParquetType}, {entries[1].ParquetType}>")
+                {
+                    ElementLeaves = entries,
+                    EntryDefinedLevel = map.MaxDefinitionLevel,
+                    IsMap = true,
+                });
+                break;
             case MapField:
-                refused.Add($"'{name}' is a MAP, which no store type holds");
+                refused.Add($"'{name}' is a MAP of more than single values, which no store type holds as one value");
                 break;
             default:
                 refused.Add($"'{name}' is a {field.SchemaType} field, which no store type holds");
@@ -132,6 +141,7 @@ internal sealed class ParquetColumnPlan
             ElementFields = fields,
             ElementLeaves = leaves,
             ElementDefinedLevel = element.MaxDefinitionLevel,
+            EntryDefinedLevel = list.MaxDefinitionLevel,
         });
     }
 

@@ -8,9 +8,10 @@ using Parquet;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// A list-of-structs column of one row group: each leaf of the elements' fields read as a list column of its own, then
-/// walked together entry by entry (they share the list's repetition), each row's elements written as one JSON array of
-/// objects when its cell is taken. A null element is a null; a null field, a null member.
+/// A list-of-structs or map column of one row group: each leaf of the elements' fields (a map's key and value) read as a
+/// list column of its own, then walked together entry by entry (they share the list's repetition), each row written when
+/// its cell is taken: a list as one JSON array of objects (a null element a null, a null field a null member), a map as
+/// one JSON object.
 /// </summary>
 internal sealed class ParquetStructListChunk : ParquetColumnChunk
 {
@@ -72,11 +73,11 @@ internal sealed class ParquetStructListChunk : ParquetColumnChunk
         var lead = _leaves[0];
         var first = lead.RowStart(row);
         var end = lead.RowStart(row + 1);
-        var listDefined = _column.List!.MaxDefinitionLevel;
-        if (end - first == 1 && lead.Definition(first) < listDefined)
+        var entryDefined = _column.EntryDefinedLevel;
+        if (end - first == 1 && lead.Definition(first) < entryDefined)
         {
-            // No entry: an empty list one level below where entries are, a null list (or a null parent) further down.
-            return lead.Definition(first) >= listDefined - 1 ? TypedField.Of(EntityProperty.FromJson(_column.Property, "[]")) : TypedField.Null;
+            // No entry: an empty list (map) one level below where entries are, a null one (or a null parent) further down.
+            return lead.Definition(first) >= entryDefined - 1 ? TypedField.Of(EntityProperty.FromJson(_column.Property, _column.IsMap ? "{}" : "[]")) : TypedField.Null;
         }
 
         var values = ArrayPool<int>.Shared.Rent(_leaves.Length);
@@ -90,20 +91,10 @@ internal sealed class ParquetStructListChunk : ParquetColumnChunk
             var buffer = new ArrayBufferWriter<byte>();
             using (var writer = new Utf8JsonWriter(buffer))
             {
-                writer.WriteStartArray();
-                for (var level = first; level < end; level++)
+                if ((_column.IsMap ? WriteMap(writer, first, end, values) : WriteElements(writer, first, end, values)) is { } problem)
                 {
-                    if (lead.Definition(level) < _column.ElementDefinedLevel)
-                    {
-                        writer.WriteNullValue();
-                    }
-                    else if (WriteObject(writer, _column.ElementFields!, level, values) is { } problem)
-                    {
-                        return TypedField.Refused(problem);
-                    }
+                    return TypedField.Refused(problem);
                 }
-
-                writer.WriteEndArray();
             }
 
             return TypedField.Of(EntityProperty.FromJson(_column.Property, Encoding.UTF8.GetString(buffer.WrittenSpan)));
@@ -112,6 +103,70 @@ internal sealed class ParquetStructListChunk : ParquetColumnChunk
         {
             ArrayPool<int>.Shared.Return(values);
         }
+    }
+
+    private string? WriteElements(Utf8JsonWriter writer, int first, int end, int[] values)
+    {
+        writer.WriteStartArray();
+        for (var level = first; level < end; level++)
+        {
+            if (_leaves[0].Definition(level) < _column.ElementDefinedLevel)
+            {
+                writer.WriteNullValue();
+            }
+            else if (WriteObject(writer, _column.ElementFields!, level, values) is { } problem)
+            {
+                return problem;
+            }
+        }
+
+        writer.WriteEndArray();
+        return null;
+    }
+
+    /// <summary>A map's entries as one JSON object, each key as its text; a key given twice is refused rather than one value lost.</summary>
+    private string? WriteMap(Utf8JsonWriter writer, int first, int end, int[] values)
+    {
+        var (keys, items) = (_leaves[0], _leaves[1]);
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        writer.WriteStartObject();
+        for (var level = first; level < end; level++)
+        {
+            if (keys.Definition(level) < _column.ElementLeaves[0].Leaf.MaxDefinitionLevel)
+            {
+                return $"column '{_column.Name}' has an entry without a key";
+            }
+
+            var key = keys.Value(values[0]++);
+            if (key.Problem is { } keyProblem)
+            {
+                return keyProblem;
+            }
+
+            var name = TypedText.Of(key.Property);
+            if (!seen.Add(name))
+            {
+                return $"column '{_column.Name}' holds the key '{name}' twice";
+            }
+
+            writer.WritePropertyName(name);
+            if (items.Definition(level) < _column.ElementLeaves[1].Leaf.MaxDefinitionLevel)
+            {
+                writer.WriteNullValue();
+                continue;
+            }
+
+            var value = items.Value(values[1]++);
+            if (value.Problem is { } problem)
+            {
+                return problem;
+            }
+
+            PropertyJson.Write(writer, value.Property);
+        }
+
+        writer.WriteEndObject();
+        return null;
     }
 
     /// <summary>Writes one element's fields at entry <paramref name="level"/>, moving each defined leaf's value cursor on; why a value cannot be written, or null.</summary>

@@ -8,7 +8,7 @@ namespace Loader.Worker.Tests.EndToEnd;
 /// <summary>
 /// A Parquet file from another writer than the Parquet.Net the loader reads with: DuckDB lays it out as data tools do
 /// (dictionary pages for the columns that repeat, plain pages for the rest, every column optional), here 5,000 rows in
-/// row groups of 2,048 with a null in every column somewhere, and a list of structs (order lines) with a struct inside. Loaded by the real host into Azurite and by the real process
+/// row groups of 2,048 with a null in every column somewhere, a list of structs (order lines) with a struct inside, and a map. Loaded by the real host into Azurite and by the real process
 /// into the Cosmos DB stand-in, every row is read back and compared with what the query made of its number.
 /// </summary>
 public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandInFixture cosmos) : IDisposable
@@ -38,7 +38,9 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
           CASE WHEN n % 61 = 0 THEN NULL
             WHEN n % 67 = 0 THEN []
             WHEN n % 71 = 0 THEN [NULL, {'sku': 'x' || n, 'qty': NULL, 'size': NULL}]
-            ELSE [{'sku': 's' || n, 'qty': (n % 9)::INTEGER, 'size': {'w': n / 4, 'h': 2}}, {'sku': 'u' || n, 'qty': 1, 'size': {'w': NULL, 'h': 3}}] END AS items
+            ELSE [{'sku': 's' || n, 'qty': (n % 9)::INTEGER, 'size': {'w': n / 4, 'h': 2}}, {'sku': 'u' || n, 'qty': 1, 'size': {'w': NULL, 'h': 3}}] END AS items,
+          CASE WHEN n % 73 = 0 THEN NULL WHEN n % 79 = 0 THEN MAP {}::MAP(VARCHAR, INTEGER)
+            ELSE MAP {'a': n::INTEGER, 'b': CASE WHEN n % 2 = 0 THEN NULL ELSE 1 END} END AS attrs
         FROM range(1, 5001) numbers(n)
         """;
 
@@ -118,10 +120,10 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
     }
 
     [Fact]
-    public async Task A_list_of_structs_holding_a_list_or_a_map_is_exit_2_at_start_naming_the_column_and_its_fields()
+    public async Task A_list_of_structs_holding_a_list_or_a_map_and_a_map_of_structs_are_exit_2_at_start_naming_the_columns()
     {
         var path = _directory.File("nested-deeper.parquet");
-        await DuckDbParquet.WriteAsync(path, rowGroupRows: null, "SELECT 1 AS n, [{'sku': 'a', 'parts': [1, 2], 'attributes': MAP {'k': 'v'}}] AS items", _cancellation);
+        await DuckDbParquet.WriteAsync(path, rowGroupRows: null, "SELECT 1 AS n, [{'sku': 'a', 'parts': [1, 2], 'attributes': MAP {'k': 'v'}}] AS items, MAP {'k': {'x': 1}} AS options", _cancellation);
         var settings = new Dictionary<string, string?>
         {
             ["Loader:Input"] = path,
@@ -134,7 +136,7 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
         var run = await LoaderRunner.RunAsync(settings, _cancellation);
 
         Assert.Equal(ExitCodes.InvalidConfiguration, run.ExitCode);
-        Assert.Contains("'items' is a list of structs with 'parts' a list, 'attributes' a map, which no store type holds as one value", run.Error + run.RequireReport().Message, StringComparison.Ordinal);
+        Assert.Contains("has 2 columns the loader cannot write: 'items' is a list of structs with 'parts' a list, 'attributes' a map, which no store type holds as one value; 'options' is a MAP of more than single values, which no store type holds as one value.", run.Error + run.RequireReport().Message, StringComparison.Ordinal);
         Assert.Equal(0, run.RequireReport().RowsRead);
     }
 
@@ -175,6 +177,11 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
             properties["items"] = items;
         }
 
+        if (n % 73 != 0)
+        {
+            properties["attrs"] = n % 79 == 0 ? "{}" : $"{{\"a\":{n},\"b\":{(n % 2 == 0 ? "null" : "1")}}}";
+        }
+
         return properties;
     }
 
@@ -210,6 +217,11 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
         if (Items(n) is { } items)
         {
             properties["items"] = items;
+        }
+
+        if (n % 73 != 0)
+        {
+            properties["attrs"] = n % 79 == 0 ? "{}" : $"{{\"a\":{n},\"b\":{(n % 2 == 0 ? "null" : "1")}}}";
         }
 
         return properties;
