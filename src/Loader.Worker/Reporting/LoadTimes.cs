@@ -12,7 +12,8 @@ internal sealed class LoadTimes(TimeProvider timeProvider)
     private readonly BusyClock _throttledBackoff = new(timeProvider);
     private readonly BusyClock _faultBackoff = new(timeProvider);
     private readonly BusyClock _pacing = new(timeProvider);
-    private long _cpuAtStartTicks;
+    // Until the load starts (a load refused at start never does), CPU counts from here, as the elapsed time does.
+    private long _cpuAtStartTicks = Environment.CpuUsage.TotalTime.Ticks;
     private long _readerTicks;
     private long _readerBlockedTicks;
     private long _batcherTicks;

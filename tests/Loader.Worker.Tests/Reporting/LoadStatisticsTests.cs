@@ -88,6 +88,18 @@ public sealed class LoadStatisticsTests
     }
 
     [Fact]
+    public void A_load_stopped_before_it_started_counts_cpu_from_when_its_statistics_were_made_not_from_process_start()
+    {
+        var before = Environment.CpuUsage.TotalTime;
+        var statistics = new LoadStatistics(new LoaderMetrics(new TestMeterFactory()), TimeProvider.System);
+
+        var cpu = statistics.Times.Snapshot().Cpu;
+
+        // The test host used seconds of CPU before this test; a load refused at start must not count them as its own.
+        Assert.True(cpu <= Environment.CpuUsage.TotalTime - before, $"counted {cpu.TotalSeconds:N3} s, the process used {(Environment.CpuUsage.TotalTime - before).TotalSeconds:N3} s since");
+    }
+
+    [Fact]
     public void Elapsed_time_runs_on_the_clock_it_was_given_from_the_start()
     {
         _time.Advance(TimeSpan.FromHours(1)); // before the start: not counted
