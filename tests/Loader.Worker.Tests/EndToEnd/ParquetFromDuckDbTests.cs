@@ -167,19 +167,9 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
             properties["address_zip"] = (int)n;
         }
 
-        if (n % 53 != 0)
+        foreach (var (name, json) in JsonColumns(n))
         {
-            properties["tags"] = n % 59 == 0 ? "[]" : $"[\"a\",\"t{n}\"]";
-        }
-
-        if (Items(n) is { } items)
-        {
-            properties["items"] = items;
-        }
-
-        if (n % 73 != 0)
-        {
-            properties["attrs"] = n % 79 == 0 ? "{}" : $"{{\"a\":{n},\"b\":{(n % 2 == 0 ? "null" : "1")}}}";
+            properties[name] = json;
         }
 
         return properties;
@@ -209,22 +199,31 @@ public sealed class ParquetFromDuckDbTests(AzuriteFixture azurite, CosmosStandIn
             properties["address"] = $$"""{"city":"c{{n % 9}}","zip":{{n}}}""";
         }
 
+        foreach (var (name, json) in JsonColumns(n))
+        {
+            properties[name] = json;
+        }
+
+        return properties;
+    }
+
+    /// <summary>The list and map columns of row <paramref name="n"/> as their JSON text: Table Storage holds the text, Cosmos DB the value it spells.</summary>
+    private static IEnumerable<(string Name, string Json)> JsonColumns(long n)
+    {
         if (n % 53 != 0)
         {
-            properties["tags"] = n % 59 == 0 ? "[]" : $"[\"a\",\"t{n}\"]";
+            yield return ("tags", n % 59 == 0 ? "[]" : $"[\"a\",\"t{n}\"]");
         }
 
         if (Items(n) is { } items)
         {
-            properties["items"] = items;
+            yield return ("items", items);
         }
 
         if (n % 73 != 0)
         {
-            properties["attrs"] = n % 79 == 0 ? "{}" : $"{{\"a\":{n},\"b\":{(n % 2 == 0 ? "null" : "1")}}}";
+            yield return ("attrs", n % 79 == 0 ? "{}" : $"{{\"a\":{n},\"b\":{(n % 2 == 0 ? "null" : "1")}}}");
         }
-
-        return properties;
     }
 
     /// <summary>Row <paramref name="n"/>'s order lines as their JSON text: a null list, an empty one, a null line and a line of nulls, or two lines.</summary>
