@@ -3,8 +3,7 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// A list column's levels, entry by entry, for a reader that walks several leaves of one list together (the fields of a
-/// list's struct elements share its repetition).
+/// A list column's levels, entry by entry, for a reader that assembles a nested column from several leaves.
 /// </summary>
 internal interface IParquetListLevels
 {
@@ -16,6 +15,9 @@ internal interface IParquetListLevels
 
     /// <summary>The definition level of entry <paramref name="level"/>.</summary>
     int Definition(int level);
+
+    /// <summary>The repetition level of entry <paramref name="level"/>.</summary>
+    int Repetition(int level);
 
     /// <summary>The index among the leaf's values of the first value of <paramref name="row"/>.</summary>
     int FirstValue(int row);

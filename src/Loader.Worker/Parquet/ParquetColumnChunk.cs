@@ -19,9 +19,9 @@ internal abstract class ParquetColumnChunk : IDisposable
     /// </summary>
     public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, ParquetScratch scratch, CancellationToken cancellationToken)
     {
-        if (column.ElementFields is not null || column.IsMap)
+        if (column.Nested is not null)
         {
-            return await ParquetStructListChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);
+            return await ParquetNestedChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);
         }
 
         if (column.Type == Loader.Abstractions.ColumnType.Json)

@@ -9,8 +9,8 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// The columns of a Parquet file as the loader writes them, decided from its schema before a row is read. A column of a
-/// type no store type holds (INTERVAL, a map of more than single values, a list of lists or of maps) is refused here,
-/// naming it, so the load stops at start (exit 2) rather than dropping it.
+/// type no store type holds (INTERVAL, or a list or map holding one) is refused here, naming it, so the load stops at
+/// start (exit 2) rather than dropping it.
 /// </summary>
 internal sealed class ParquetColumnPlan
 {
@@ -72,23 +72,8 @@ internal sealed class ParquetColumnPlan
             case ListField { Item: DataField { IsArray: false } item } list:
                 AddLeaf(name, item, list, repeatedLeaf: false, columns, refused, decimals);
                 break;
-            case ListField { Item: StructField element } list:
-                AddStructList(name, list, element, columns, refused, decimals);
-                break;
-            case ListField list:
-                refused.Add($"'{name}' is a list of {(list.Item is MapField ? "maps" : "lists")}, which no store type holds as one value");
-                break;
-            case MapField { Key: DataField { IsArray: false } key, Value: DataField { IsArray: false } value } map when KindOf(key) is { } keyKind && KindOf(value) is { } valueKind:
-                var entries = new[] { new ParquetColumn(key.Name, key, keyKind, TypeOf(keyKind, decimals), null, Describe(key)), new ParquetColumn(value.Name, value, valueKind, TypeOf(valueKind, decimals), null, Describe(value)) };
-                columns.Add(new ParquetColumn(name, key, keyKind, ColumnType.Json, null, $"MAP<{entries[0].ParquetType}, {entries[1].ParquetType}>")
-                {
-                    ElementLeaves = entries,
-                    EntryDefinedLevel = map.MaxDefinitionLevel,
-                    IsMap = true,
-                });
-                break;
-            case MapField:
-                refused.Add($"'{name}' is a MAP of more than single values, which no store type holds as one value");
+            case ListField or MapField:
+                AddNested(name, field, columns, refused, decimals);
                 break;
             default:
                 refused.Add($"'{name}' is a {field.SchemaType} field, which no store type holds");
@@ -117,64 +102,61 @@ internal sealed class ParquetColumnPlan
     }
 
     /// <summary>
-    /// A list of structs, written as one JSON array of objects: its elements' fields may be single values or structs of
-    /// them, not lists or maps (their levels would repeat within an element).
+    /// A list or map holding structs, lists or maps, at any depth: written as the JSON it spells, assembled from its
+    /// leaves' levels. A leaf no store type holds, or a repeated field outside a LIST or MAP group, refuses the column.
     /// </summary>
-    private static void AddStructList(string name, ListField list, StructField element, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
+    private static void AddNested(string name, Field field, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
     {
         var leaves = new List<ParquetColumn>();
         var problems = new List<string>();
-        var fields = ElementFields(element, list, leaves, problems, decimals);
-        if (leaves.Count == 0 && problems.Count == 0)
+        var root = Node(field, leaves, problems, decimals);
+        if (problems.Count > 0 || leaves.Count == 0)
         {
-            problems.Add("no fields");
-        }
-
-        if (problems.Count > 0)
-        {
-            refused.Add($"'{name}' is a list of structs with {string.Join(", ", problems)}, which no store type holds as one value");
+            refused.Add($"'{name}' holds {(problems.Count > 0 ? string.Join(", ", problems) : "no values")}, which no store type holds");
             return;
         }
 
-        columns.Add(new ParquetColumn(name, leaves[0].Leaf, leaves[0].Kind, ColumnType.Json, list, $"LIST<{Describe(fields, leaves)}>")
+        columns.Add(new ParquetColumn(name, leaves[0].Leaf, leaves[0].Kind, ColumnType.Json, field as ListField, Describe(root, leaves))
         {
-            ElementFields = fields,
-            ElementLeaves = leaves,
-            ElementDefinedLevel = element.MaxDefinitionLevel,
-            EntryDefinedLevel = list.MaxDefinitionLevel,
+            Nested = root,
+            NestedLeaves = leaves,
         });
     }
 
-    private static List<ParquetElementField> ElementFields(StructField group, ListField list, List<ParquetColumn> leaves, List<string> problems, ParquetDecimalMode decimals)
+    private static ParquetNestedNode Node(Field field, List<ParquetColumn> leaves, List<string> problems, ParquetDecimalMode decimals)
     {
-        var fields = new List<ParquetElementField>();
-        foreach (var child in group.Fields)
+        var first = leaves.Count;
+        switch (field)
         {
-            switch (child)
-            {
-                case DataField { IsArray: false, MaxRepetitionLevel: 1 } leaf when KindOf(leaf) is { } kind:
-                    fields.Add(new ParquetElementField(leaf.Name, leaf.MaxDefinitionLevel, leaves.Count, Fields: null));
-                    leaves.Add(new ParquetColumn(leaf.Name, leaf, kind, TypeOf(kind, decimals), list, Describe(leaf)));
-                    break;
-                case DataField { IsArray: false, MaxRepetitionLevel: 1 } leaf:
-                    problems.Add($"'{leaf.Name}' of {Describe(leaf)}");
-                    break;
-                case StructField inner:
-                    var first = leaves.Count;
-                    var innerFields = ElementFields(inner, list, leaves, problems, decimals);
-                    fields.Add(new ParquetElementField(inner.Name, inner.MaxDefinitionLevel, first, innerFields));
-                    break;
-                default:
-                    problems.Add($"'{child.Name}' a {(child is MapField ? "map" : "list")}");
-                    break;
-            }
+            case DataField { IsArray: false } leaf when KindOf(leaf) is { } kind:
+                leaves.Add(new ParquetColumn(leaf.Name, leaf, kind, TypeOf(kind, decimals), null, Describe(leaf)));
+                return new ParquetNestedNode(ParquetNestedKind.Leaf, leaf.Name, leaf.MaxDefinitionLevel, leaf.MaxRepetitionLevel, first, leaves.Count, []);
+            case DataField leaf:
+                problems.Add(leaf.IsArray ? $"'{leaf.Name}' repeated outside a LIST group" : $"'{leaf.Name}' of {Describe(leaf)}");
+                return new ParquetNestedNode(ParquetNestedKind.Leaf, leaf.Name, leaf.MaxDefinitionLevel, leaf.MaxRepetitionLevel, first, first, []);
+            case StructField group:
+                var fields = group.Fields.Select(child => Node(child, leaves, problems, decimals)).ToList();
+                return new ParquetNestedNode(ParquetNestedKind.Struct, group.Name, group.MaxDefinitionLevel, group.MaxRepetitionLevel, first, leaves.Count, fields);
+            case ListField list:
+                var element = Node(list.Item, leaves, problems, decimals);
+                return new ParquetNestedNode(ParquetNestedKind.List, list.Name, list.MaxDefinitionLevel, list.MaxRepetitionLevel, first, leaves.Count, [element]);
+            case MapField { Key: DataField { IsArray: false } } map:
+                var key = Node(map.Key, leaves, problems, decimals);
+                var value = Node(map.Value, leaves, problems, decimals);
+                return new ParquetNestedNode(ParquetNestedKind.Map, map.Name, map.MaxDefinitionLevel, map.MaxRepetitionLevel, first, leaves.Count, [key, value]);
+            default:
+                problems.Add(field is MapField ? $"'{field.Name}' a MAP keyed by more than single values" : $"'{field.Name}' a {field.SchemaType} field");
+                return new ParquetNestedNode(ParquetNestedKind.Leaf, field.Name, 0, 0, first, first, []);
         }
-
-        return fields;
     }
 
-    private static string Describe(IReadOnlyList<ParquetElementField> fields, IReadOnlyList<ParquetColumn> leaves) =>
-        $"STRUCT<{string.Join(", ", fields.Select(field => $"{field.Name} {(field.Fields is null ? leaves[field.LeafIndex].ParquetType : Describe(field.Fields, leaves))}"))}>";
+    private static string Describe(ParquetNestedNode node, IReadOnlyList<ParquetColumn> leaves) => node.Kind switch
+    {
+        ParquetNestedKind.Leaf => leaves[node.FirstLeaf].ParquetType,
+        ParquetNestedKind.Struct => $"STRUCT<{string.Join(", ", node.Children.Select(child => $"{child.Name} {Describe(child, leaves)}"))}>",
+        ParquetNestedKind.List => $"LIST<{Describe(node.Children[0], leaves)}>",
+        _ => $"MAP<{Describe(node.Children[0], leaves)}, {Describe(node.Children[1], leaves)}>",
+    };
 
     /// <summary>The store type a single value of <paramref name="kind"/> is written as.</summary>
     internal static ColumnType TypeOf(ParquetValueKind kind, ParquetDecimalMode decimals) => kind switch

@@ -96,6 +96,8 @@ internal sealed class ParquetListChunk<T> : ParquetColumnChunk, IParquetListLeve
 
     public int Definition(int level) => _definitions?[level] ?? _column.Leaf.MaxDefinitionLevel;
 
+    public int Repetition(int level) => _repetitions![level];
+
     public int FirstValue(int row) => _listValueStart![row];
 
     public TypedField Value(int value) => ParquetValueConverter.Convert(_values[value], _column, _column.ElementType);
