@@ -91,7 +91,7 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
             {
                 if (cursor.Entries[leaf] != _leaves[leaf].RowStart(row + 1))
                 {
-                    throw new InvalidDataException($"column '{_column.Name}' has entries of its leaf '{_column.NestedLeaves[leaf].Name}' that its schema does not place");
+                    return TypedField.Refused(Misplaced(leaf));
                 }
             }
 
@@ -107,6 +107,11 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
     private string? Write(Utf8JsonWriter writer, ParquetNestedNode node, Cursor cursor, int row)
     {
         var lead = node.FirstLeaf;
+        if (cursor.Entries[lead] >= _leaves[lead].RowStart(row + 1))
+        {
+            return Misplaced(lead);
+        }
+
         var definition = _leaves[lead].Definition(cursor.Entries[lead]);
         switch (node.Kind)
         {
@@ -203,6 +208,10 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
         writer.WriteEndObject();
         return null;
     }
+
+    /// <summary>A row whose leaves' entries do not add up to what the schema places: the file is inconsistent there.</summary>
+    private string Misplaced(int leaf) =>
+        $"column '{_column.Name}' cannot be assembled: its field '{_column.NestedLeaves[leaf].Name}' has entries its schema does not place";
 
     /// <summary>Whether the next entry of the node's first leaf is another element (entry) of the same list (map).</summary>
     private bool StartsAnother(ParquetNestedNode node, Cursor cursor, int row)
