@@ -47,7 +47,8 @@ internal static class Signatures
         {
             InputCompression.Gzip when !IsGzip(head) =>
                 $"Loader:Input: '{part}' is not gzip: it does not start with gzip's signature (1F 8B){Instead(head)}. {ChosenBy(codec)}",
-            InputCompression.Zstd when !IsZstd(head) =>
+            // Fewer than a signature's bytes may still begin one: the decoder says what is wrong with them.
+            InputCompression.Zstd when head.Length >= 4 && !IsZstd(head) =>
                 $"Loader:Input: '{part}' is not Zstandard: it does not start with a Zstandard frame's signature (28 B5 2F FD){Instead(head)}. {ChosenBy(codec)}",
             InputCompression.None when IsGzip(head) && head.Length > 2 && head[2] == 0x08 => ReadAsPlain(part, "gzip-compressed (it starts with gzip's signature, 1F 8B)", InputCompression.Gzip, ".gz"),
             InputCompression.None when IsZstd(head) => ReadAsPlain(part, "Zstandard-compressed (it starts with a Zstandard frame's signature)", InputCompression.Zstd, ".zst"),
@@ -101,7 +102,7 @@ internal static class Signatures
 
     /// <summary>A Zstandard frame (28 B5 2F FD), or a skippable frame (5x 2A 4D 18), which a file may start with.</summary>
     private static bool IsZstd(ReadOnlySpan<byte> head) =>
-        head.Length < 4 || head.StartsWith((ReadOnlySpan<byte>)[0x28, 0xB5, 0x2F, 0xFD]) || ((head[0] & 0xF0) == 0x50 && head[1..].StartsWith((ReadOnlySpan<byte>)[0x2A, 0x4D, 0x18]));
+        head.StartsWith((ReadOnlySpan<byte>)[0x28, 0xB5, 0x2F, 0xFD]) || (head.Length >= 4 && (head[0] & 0xF0) == 0x50 && head[1..].StartsWith((ReadOnlySpan<byte>)[0x2A, 0x4D, 0x18]));
 
     private static (string What, bool Archive)? Unread(ReadOnlySpan<byte> head)
     {
@@ -122,7 +123,7 @@ internal static class Signatures
 
     private static string Instead(ReadOnlySpan<byte> head) =>
         IsGzip(head) ? ", but with gzip's"
-        : head.Length >= 4 && IsZstd(head) ? ", but with a Zstandard frame's"
+        : IsZstd(head) ? ", but with a Zstandard frame's"
         : LooksLikeText(head) ? $"; it starts with '{Opening(head)}', which reads as plain text"
         : "";
 

@@ -78,6 +78,16 @@ public sealed class SignaturesTests
     }
 
     [Theory]
+    [InlineData("id\n")]
+    [InlineData("a\n")]
+    [InlineData("P*M")]
+    public void A_plain_file_shorter_than_a_signature_is_read_as_plain_text_not_taken_for_zstandard(string text)
+    {
+        // A header alone ("id" and its line break) is a file of three bytes: too few to be anything but itself.
+        Assert.Null(Signatures.Refusal(InputCompression.None, "header-only.csv", Encoding.UTF8.GetBytes(text)));
+    }
+
+    [Theory]
     [InlineData("pk,rk,n\n1,2,3\n")]
     [InlineData("\uFEFFpk,rk\tnote\r\n")]
     [InlineData("città,année,naïve\n")]
