@@ -179,6 +179,12 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
                     continue;
                 }
 
+                if (IsHidden(blob.Name[address.Prefix.Length..]))
+                {
+                    LogHiddenSkipped(blob.Name);
+                    continue;
+                }
+
                 parts.Add(new BlobPart(container.GetBlobClient(blob.Name), InputBlob.Of(blob.Name, length, blob.Properties.ETag ?? default))
                 {
                     Compression = CompressionChoice.For(compression, blob.Name, blob.Properties.ContentEncoding),
@@ -196,6 +202,14 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
             ? parts
             : throw new InputNotFoundException($"Loader:Input: no blobs (with content) under '{address.Display}'.");
     }
+
+    /// <summary>
+    /// Whether a blob under the prefix is one that data tools leave beside their output and read past: a name, or a folder
+    /// on its way, starting with '_' or '.' (Spark's _SUCCESS, Databricks' _committed_ and _started_ markers, a Delta
+    /// table's _delta_log, checksum files), as Spark, Hive and Arrow datasets skip them.
+    /// </summary>
+    internal static bool IsHidden(string pathUnderPrefix) =>
+        pathUnderPrefix.Split('/').Any(segment => segment.StartsWith('_') || segment.StartsWith('.'));
 
     /// <summary>The parts of one input are read as one format: a prefix may mix compressions, but not formats.</summary>
     private static void CheckFormats(List<InputPart> parts)
@@ -297,4 +311,7 @@ internal sealed partial class InputOpener(BlobClientFactory blobs, ILogger<Input
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Input: skipped empty blob {Name}")]
     private partial void LogEmptySkipped(string name);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Input: skipped {Name}, a name starting with '_' or '.' that data tools leave beside their output")]
+    private partial void LogHiddenSkipped(string name);
 }

@@ -80,6 +80,35 @@ public sealed class InputOpenerTests(BlobAzuriteFixture fixture) : IClassFixture
     }
 
     [Fact]
+    public async Task A_prefix_skips_the_markers_and_logs_data_tools_leave_beside_their_output()
+    {
+        // What Spark on Databricks leaves under an output folder, beside its part files, and a Delta table's log.
+        var container = await fixture.CreateContainerAsync(_cancellation);
+        await UploadAsync(container, "out/part-00001.csv", "a,b\n3,4\n");
+        await UploadAsync(container, "out/part-00000.csv", "a,b\n1,2\n");
+        await UploadAsync(container, "out/_SUCCESS", "");
+        await UploadAsync(container, "out/_committed_8812", "{\"added\":[\"part-00000.csv\"]}");
+        await UploadAsync(container, "out/_started_8812", "x");
+        await UploadAsync(container, "out/.part-00000.csv.crc", "crc");
+        await UploadAsync(container, "out/_delta_log/00000000000000000000.json", "{\"commitInfo\":{}}");
+
+        var input = await Opener().OpenAsync(Url(container, "out/"), InputCompression.Auto, _cancellation);
+
+        Assert.Equal(["out/part-00000.csv", "out/part-00001.csv"], input.Parts.Select(part => part.Name));
+    }
+
+    [Fact]
+    public async Task A_prefix_that_itself_starts_with_an_underscore_is_read_as_named()
+    {
+        var container = await fixture.CreateContainerAsync(_cancellation);
+        await UploadAsync(container, "_staging/rows.csv", "a,b\n1,2\n");
+
+        var input = await Opener().OpenAsync(Url(container, "_staging/"), InputCompression.Auto, _cancellation);
+
+        Assert.Equal(["_staging/rows.csv"], input.Parts.Select(part => part.Name));
+    }
+
+    [Fact]
     public async Task A_prefix_is_read_in_name_order_and_parts_with_another_header_are_named_in_that_order()
     {
         var container = await fixture.CreateContainerAsync(_cancellation);
