@@ -95,7 +95,7 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
             {
                 if (!FieldTypes.TryNatural(column.Property, kind, utf8, out property))
                 {
-                    return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a number the loader can hold");
+                    return Reject(record, origin, $"column '{column.Name}': '{Shorten(Encoding.UTF8.GetString(utf8))}' {NotHeld(column.Name)}");
                 }
             }
             else if (column.Type == ColumnType.String)
@@ -186,7 +186,7 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
             }
             else if (!FieldTypes.TryNatural(PropertyName.OfRow(name), kind, utf8, out property))
             {
-                return $"property '{InputText.Escape(name)}': '{Shorten(Encoding.UTF8.GetString(utf8))}' is not a number the loader can hold";
+                return $"property '{InputText.Escape(name)}': '{Shorten(Encoding.UTF8.GetString(utf8))}' {NotHeld(name)}";
             }
 
             if (count == _scratch.Length)
@@ -277,6 +277,10 @@ internal sealed class EntityMapper(MappingPlan plan, IBackendAdapter backend, Co
 
         return "a property name";
     }
+
+    /// <summary>Why a JSON number the loader types itself is refused: past a double, or digits a double would round.</summary>
+    private static string NotHeld(string column) =>
+        $"is not a number a Double holds exactly (past its range, or digits it would round); Loader:Columns:{column}=String keeps its digits";
 
     private static string Shorten(string text) => InputText.Escape(text.Length <= 40 ? text : text[..40] + "…");
 }

@@ -1,5 +1,4 @@
 using System.Buffers.Text;
-using System.Globalization;
 using System.Text;
 using Loader.Abstractions;
 using Loader.Worker.Records;
@@ -21,7 +20,7 @@ internal static class FieldTypes
             case FieldKind.Number when Utf8Parser.TryParse(utf8, out long whole, out var used) && used == utf8.Length:
                 property = EntityProperty.FromInt64(name, whole);
                 return true;
-            case FieldKind.Number when double.TryParse(utf8, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) && double.IsFinite(number):
+            case FieldKind.Number when ExactDouble.TryParse(utf8, out var number):
                 property = EntityProperty.FromDouble(name, number);
                 return true;
             case FieldKind.Boolean:

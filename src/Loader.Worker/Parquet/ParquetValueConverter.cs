@@ -61,21 +61,6 @@ internal static class ParquetValueConverter
         return string.Concat(sign, digits.AsSpan(0, digits.Length - value.Scale), ".", digits.AsSpan(digits.Length - value.Scale));
     }
 
-    /// <summary>
-    /// A decimal's text as a double when reading the double back gives the same decimal: at most 17 significant digits
-    /// and the same digits once written shortest; otherwise false, and the caller rejects the row rather than round it.
-    /// </summary>
-    internal static bool TryExactDouble(string text, out double result)
-    {
-        result = double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
-        var significant = text.AsSpan().TrimStart('-').Trim('0').ToString().Replace(".", "", StringComparison.Ordinal).Trim('0').Length;
-        return double.IsFinite(result)
-            && significant <= 17
-            && decimal.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var exact)
-            && decimal.TryParse(result.ToString("R", CultureInfo.InvariantCulture), NumberStyles.Float, CultureInfo.InvariantCulture, out var back)
-            && back == exact;
-    }
-
     private static TypedField Decimal(ParquetColumn column, ColumnType type, string text)
     {
         if (type != ColumnType.Double)
@@ -83,7 +68,7 @@ internal static class ParquetValueConverter
             return Of(EntityProperty.FromString(column.Property, text));
         }
 
-        return TryExactDouble(text, out var number)
+        return ExactDouble.TryParse(text, out var number)
             ? Of(EntityProperty.FromDouble(column.Property, number))
             : TypedField.Refused($"column '{column.Name}' holds {text}, which a Double would round to {number.ToString("R", CultureInfo.InvariantCulture)} (Loader:Parquet:Decimal is Double; String keeps every digit)");
     }

@@ -170,6 +170,36 @@ public sealed class JsonLinesLoadTests(BlobAzuriteFixture azurite, CosmosStandIn
     }
 
     [Fact]
+    public async Task A_number_a_double_would_round_is_rejected_naming_the_setting_that_keeps_its_digits_and_loads_so()
+    {
+        var input = _directory.File("numbers.jsonl");
+        await File.WriteAllTextAsync(input, """
+            {"pk":"p","id":"exact","customer_id":1,"big":1e22,"id64":9007199254740993}
+            {"pk":"p","id":"rounds","customer_id":2,"big":12345678901234567890123}
+
+            """, _cancellation);
+        var table = AzuriteFixture.UniqueTableName("numbers");
+        var settings = TableSettings(input, table);
+
+        var (exit, output) = await RunAsync(settings);
+
+        Assert.True(exit == ExitCodes.Success, output);
+        var reject = Assert.Single(RejectLines(settings));
+        Assert.Equal("column 'big': '12345678901234567890123' is not a number a Double holds exactly (past its range, or digits it would round); Loader:Columns:big=String keeps its digits", reject.GetProperty("loader_reject_reason").GetString());
+        var stored = await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation);
+        Assert.Equal(1e22, stored[("p", "exact-1")].Properties["big"]);
+        Assert.Equal(9007199254740993L, stored[("p", "exact-1")].Properties["id64"]); // a whole number in Int64's range stays whole
+
+        // Typed as the reason says, the digits load as they stand.
+        settings["Loader:Columns:big"] = "String";
+        settings["Loader:RejectsPath"] = _directory.File("numbers-string-rejects.jsonl");
+        (exit, output) = await RunAsync(settings);
+        Assert.True(exit == ExitCodes.Success, output);
+        stored = await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation);
+        Assert.Equal("12345678901234567890123", stored[("p", "rounds-2")].Properties["big"]);
+    }
+
+    [Fact]
     public async Task A_blob_prefix_of_plain_and_compressed_parts_loads_as_one_input_and_a_reject_names_its_part_and_line()
     {
         var blobs = await azurite.CreateContainerAsync(_cancellation);
