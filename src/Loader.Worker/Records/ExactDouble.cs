@@ -20,6 +20,13 @@ internal static class ExactDouble
             return false;
         }
 
+        // Most numbers are short: fewer digit characters than a double keeps need no closer look.
+        var mantissa = text.IndexOfAny((byte)'e', (byte)'E') is var e and >= 0 ? text[..e] : text;
+        if (CountDigits(mantissa) <= DigitsEveryDoubleKeeps)
+        {
+            return true;
+        }
+
         var number = Normalized(text);
         if (number.Digits.Length <= DigitsEveryDoubleKeeps)
         {
@@ -32,6 +39,20 @@ internal static class ExactDouble
 
     /// <inheritdoc cref="TryParse(ReadOnlySpan{byte}, out double)"/>
     public static bool TryParse(string text, out double value) => TryParse(Encoding.ASCII.GetBytes(text), out value);
+
+    private static int CountDigits(ReadOnlySpan<byte> text)
+    {
+        var digits = 0;
+        foreach (var character in text)
+        {
+            if (character is >= (byte)'0' and <= (byte)'9')
+            {
+                digits++;
+            }
+        }
+
+        return digits;
+    }
 
     /// <summary>A number as its significant digits and the power of ten of the first: 0.0120 and 1.2E-2 are both ("12", -2).</summary>
     private static (bool Negative, string Digits, int Exponent) Normalized(ReadOnlySpan<byte> text)
