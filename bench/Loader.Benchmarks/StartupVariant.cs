@@ -13,12 +13,16 @@ internal sealed record StartupVariant(string Name, StartupBuild Build, IReadOnly
         var none = new Dictionary<string, string>();
         // The project turns TieredPGO off; the environment turns it back on, to measure what that costs.
         var pgoOn = new Dictionary<string, string> { ["DOTNET_TieredPGO"] = "1" };
+        // The project raises the call count threshold to 4096; the environment, read before runtimeconfig.json and in
+        // hexadecimal, sets the runtime's default of 30 back.
+        var defaultCallCount = new Dictionary<string, string> { ["DOTNET_TC_CallCountThreshold"] = "0x1E" };
         return
         [
             new("JIT (IL only)", jit, none),
             new("JIT, TieredPGO on", jit, pgoOn),
             new("ReadyToRun", readyToRun, none, Ships: true),
             new("ReadyToRun, TieredPGO on", readyToRun, pgoOn),
+            new("ReadyToRun, call count threshold 30", readyToRun, defaultCallCount),
             new("ReadyToRun, invariant globalization", readyToRun, new Dictionary<string, string> { ["DOTNET_SYSTEM_GLOBALIZATION_INVARIANT"] = "1" },
                 Caveat: "not safe: Loader:Csv:Culture names cultures, which need ICU"),
         ];
