@@ -37,7 +37,7 @@ internal sealed class CsvOptions
     [Accepts("UTC, an IANA (Europe/Berlin) or Windows (W. Europe Standard Time) time zone id this machine knows")]
     public string TimeZone { get; set; } = "UTC";
 
-    /// <summary>Threads that map records to entities; 0 picks one per core (two to four). Order is kept whatever the number.</summary>
+    /// <summary>Threads that map records to entities, for every format; 0 picks one per core but one for CSV (whose read thread parses), one per core for JSON Lines and Parquet, up to four. Order is kept whatever the number.</summary>
     // CsvHelper's ParallelEnumerate takes any number of workers, starting a thread for each; the loader's own ceiling
     // keeps a typo from starting thousands (past the cores they only wait).
     [Range(0, 256)]

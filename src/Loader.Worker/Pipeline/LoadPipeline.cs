@@ -108,7 +108,7 @@ internal sealed partial class LoadPipeline
 
         var rejectRows = RejectLayouts.For(source, reader, CsvRecordReader.Separator(_settings.Csv.Delimiter));
         using var rejects = await _parts.Rejects.OpenAsync(KeepRejectsUpToLine(resume, reader), rejectRows, abort).ConfigureAwait(false);
-        var readStage = new ReadStage(reader, mappers, MapThreads(_settings), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets, fingerprint, resume?.Check);
+        var readStage = new ReadStage(reader, mappers, MapThreads(_settings, source.Format), rejects, _statistics, resume?.Window, recordLimit, _parts.Buckets, fingerprint, resume?.Check);
         using var checkpointWriter = checkpoints is null || resume is null
             ? null
             : new CheckpointWriter(checkpoints, resume, watermark, rejects.FlushAsync, _settings.CheckpointInterval, _timeProvider, _loggerFactory.CreateLogger<CheckpointWriter>())
@@ -228,12 +228,13 @@ internal sealed partial class LoadPipeline
         TimeSpan.FromTicks(Math.Clamp(maxBatchDelay.Ticks / 4, TimeSpan.TicksPerMillisecond * 10, TimeSpan.TicksPerSecond));
 
     /// <summary>
-    /// Mapping threads: one per core but one, up to four. On two cores the read thread maps alone: the batch
-    /// stage and the dispatcher need the other core, and handing records to mapping threads costs more than it
-    /// gains there.
+    /// Mapping threads, up to four. CSV: one per core but one, since its read thread parses every field (on two cores
+    /// it maps alone there: handing records on costs more than it gains). JSON Lines and Parquet: one per core, since
+    /// their read thread only finds lines or takes rows decoded ahead, and the mapping is the work.
     /// </summary>
-    internal static int MapThreads(LoaderOptions settings) =>
-        settings.Csv.MapThreads > 0 ? settings.Csv.MapThreads : Math.Clamp(Environment.ProcessorCount - 1, 1, 4);
+    internal static int MapThreads(LoaderOptions settings, InputFormat format) =>
+        settings.Csv.MapThreads > 0 ? settings.Csv.MapThreads
+        : Math.Clamp(format == InputFormat.Csv ? Environment.ProcessorCount - 1 : Environment.ProcessorCount, 1, 4);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "{Mode} of {Input} into {Backend} starting: write mode {WriteMode}, up to {MaxParallelBatches} batches in flight")]
     private partial void LogStarting(string mode, string input, string backend, WriteMode writeMode, int maxParallelBatches);

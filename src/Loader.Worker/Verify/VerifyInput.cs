@@ -30,7 +30,7 @@ internal sealed partial class VerifyInput(InputOpener opener, OutputFiles output
             using var reader = input.OpenReader(source);
             var createMapper = input.Mappers(input.Fit(reader.Columns, source.Format), reader, source.Format);
             using var mappers = new ThreadLocal<EntityMapper>(createMapper);
-            foreach (var record in reader.ReadAll(new MapEach(mappers), LoadPipeline.MapThreads(settings)))
+            foreach (var record in reader.ReadAll(new MapEach(mappers), LoadPipeline.MapThreads(settings, source.Format)))
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 tally.RowsRead(1);
