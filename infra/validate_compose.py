@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 # Settings of the loader (section "Loader"), as environment variables use them after "Loader__".
 # Entries ending in ":" accept any sub-key (e.g. Columns:<name>).
 LOADER_SETTINGS = {
-    "Input", "Format", "Json:Nested", "Json:FlattenSeparator", "Backend", "PartitionKey", "RowKey", "Columns:", "WriteMode", "BatchSize",
+    "Input", "Format", "Json:Nested", "Json:FlattenSeparator", "Backend", "PartitionKey", "RowKey", "Columns:", "SkipColumns", "WriteMode", "BatchSize",
     "MaxParallelBatches", "MaxBufferedBytes", "MaxBufferedRows", "MaxBatchDelay", "MaxRejects", "DryRun", "Check", "ReportPath", "RejectsPath",
     "CheckpointPath", "CheckpointInterval", "LogFormat", "ConnectTimeout", "ShutdownGracePeriod", "ProgressInterval",
     "Concurrency", "MaxRequestUnitsPerSecond", "MaxRowsPerSecond", "HtmlReportPath", "ProgressBar",

@@ -30,6 +30,12 @@ internal static class IdentifyingSettings
             settings[$"Loader:Columns:{column}"] = type.ToString();
         }
 
+        // Only when set, so that a checkpoint or plan from before the setting existed stays valid.
+        if (options.SkippedColumns() is { Count: > 0 } skipped)
+        {
+            settings["Loader:SkipColumns"] = string.Join(",", skipped.Order(StringComparer.Ordinal));
+        }
+
         if (options.Backend == BackendKind.Tables)
         {
             settings["Loader:Tables:Endpoint"] = options.Tables.ServiceEndpoint().AbsoluteUri;

@@ -100,6 +100,17 @@ internal sealed class LoaderOptions
     /// <summary>Type per column name; columns not listed are strings. Json (Cosmos DB only) embeds the cell as the JSON value it holds.</summary>
     public Dictionary<string, ColumnType> Columns { get; set; } = new(StringComparer.Ordinal);
 
+    /// <summary>
+    /// Columns not written, by name, separated by commas (ssn,notes): a column the store should not hold, one whose name it
+    /// refuses, or one too many for its property limit. Key templates may still name them. None when empty.
+    /// </summary>
+    [Accepts("column names separated by commas; optional")]
+    public string? SkipColumns { get; set; }
+
+    /// <summary>The names <see cref="SkipColumns"/> lists.</summary>
+    public IReadOnlySet<string> SkippedColumns() =>
+        (SkipColumns ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries).ToHashSet(StringComparer.Ordinal);
+
     /// <summary>Where the load records how far it got, every <see cref="CheckpointInterval"/> and at the end; started again with the same input and settings it resumes there. None when empty.</summary>
     [Accepts("a file path or a blob URL (not a prefix); optional")]
     public string? CheckpointPath { get; set; }

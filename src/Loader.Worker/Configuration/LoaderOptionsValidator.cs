@@ -58,6 +58,7 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         ValidatePartitionKey(options, failures);
         ValidateTemplate("Loader:RowKey", options.RowKey, ForbiddenInRowKey(options.Backend), failures);
         ValidateColumnTypes(options, failures);
+        ValidateSkippedColumns(options, failures);
         failures.Bounds(LoaderOptions.SectionName, options);
         if (options.MaxBufferedRows is { } rows && rows < options.BatchSize && rows >= 1)
         {
@@ -236,6 +237,15 @@ internal sealed class LoaderOptionsValidator : IValidateOptions<LoaderOptions>
         if (path is { Segments: ["id"] } && !string.Equals(template.Trim(), options.RowKey.Trim(), StringComparison.Ordinal))
         {
             failures.Add($"{key} '{template}' fills the path /id, which is the item's id: it must be Loader:RowKey's template '{options.RowKey}'.");
+        }
+    }
+
+    /// <summary>A column given a type and also skipped says two things at once: which one was meant is not for the loader to guess.</summary>
+    private static void ValidateSkippedColumns(LoaderOptions options, SettingFailures failures)
+    {
+        foreach (var column in options.SkippedColumns().Where(options.Columns.ContainsKey).Order(StringComparer.Ordinal))
+        {
+            failures.Add($"Loader:SkipColumns leaves out column '{column}', which Loader:Columns:{column} gives a type: drop one of the two.");
         }
     }
 

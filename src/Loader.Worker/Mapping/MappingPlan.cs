@@ -92,8 +92,10 @@ internal sealed class MappingPlan
         IReadOnlyDictionary<string, ColumnType> columnTypes,
         IBackendAdapter backend,
         bool keysOnly = false,
-        InputFormat format = InputFormat.Csv)
+        InputFormat format = InputFormat.Csv,
+        IReadOnlySet<string>? skipped = null)
     {
+        skipped ??= new HashSet<string>();
         var problems = new List<string>();
         var index = new Dictionary<string, int>(StringComparer.Ordinal);
         for (var i = 0; i < header.Count; i++)
@@ -121,7 +123,7 @@ internal sealed class MappingPlan
         IEnumerable<KeyValuePair<string, int>> candidates = keysOnly ? [] : index;
         foreach (var (name, i) in candidates)
         {
-            if (systemNames.Contains(name))
+            if (systemNames.Contains(name) || skipped.Contains(name))
             {
                 continue;
             }
@@ -133,6 +135,11 @@ internal sealed class MappingPlan
             }
 
             columns.Add(columnTypes.TryGetValue(name, out var type) ? new WrittenColumn(i, name, type, Typed: true) : new WrittenColumn(i, name, ColumnType.String));
+        }
+
+        foreach (var skip in skipped.Where(name => !index.ContainsKey(name)).Order(StringComparer.Ordinal))
+        {
+            problems.Add($"Loader:SkipColumns names '{InputText.Escape(skip)}', {Missing(skip, index, format)}");
         }
 
         foreach (var typed in columnTypes.Keys.Where(name => !index.ContainsKey(name)).Order(StringComparer.Ordinal))

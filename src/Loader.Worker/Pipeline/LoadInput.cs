@@ -90,7 +90,7 @@ internal sealed class LoadInput(InputOpener opener, LoaderOptions settings, IBac
             // A hierarchical Cosmos DB key has a template per path, separated by commas (checked at start to match).
             var paths = settings.Backend == BackendKind.Cosmos ? settings.Cosmos.KeyPaths : [];
             var levels = paths.Count > 1 ? KeyTemplate.SplitLevels(settings.PartitionKey) : [settings.PartitionKey];
-            return MappingPlan.Create(header, [.. levels.Select(KeyTemplate.Parse)], [.. paths.Select(path => path.Text)], KeyTemplate.Parse(settings.RowKey), settings.Columns, backend, keysOnly: settings.WriteMode == WriteMode.Delete, format);
+            return MappingPlan.Create(header, [.. levels.Select(KeyTemplate.Parse)], [.. paths.Select(path => path.Text)], KeyTemplate.Parse(settings.RowKey), settings.Columns, backend, keysOnly: settings.WriteMode == WriteMode.Delete, format, settings.SkippedColumns());
         }
         catch (InputHeaderException exception)
         {
