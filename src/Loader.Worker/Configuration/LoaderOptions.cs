@@ -102,7 +102,8 @@ internal sealed class LoaderOptions
 
     /// <summary>
     /// Columns not written, by name, separated by commas (ssn,notes): a column the store should not hold, one whose name it
-    /// refuses, or one too many for its property limit. Key templates may still name them. None when empty.
+    /// refuses, one too many for its property limit, or a Parquet column of a type no store holds (then not even read).
+    /// Key templates may still name them. None when empty.
     /// </summary>
     [Accepts("column names separated by commas; optional")]
     public string? SkipColumns { get; set; }

@@ -27,4 +27,7 @@ internal sealed record ParquetColumn(string Name, DataField Leaf, ParquetValueKi
 
     /// <summary>A nested column: its leaves in schema order, each read as a list column of its own.</summary>
     public IReadOnlyList<ParquetColumn> NestedLeaves { get; init; } = [];
+
+    /// <summary>A column <c>Loader:SkipColumns</c> leaves out whose type no store holds: never read, every cell empty.</summary>
+    public bool Unread { get; init; }
 }

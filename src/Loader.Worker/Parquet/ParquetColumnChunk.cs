@@ -19,6 +19,11 @@ internal abstract class ParquetColumnChunk : IDisposable
     /// </summary>
     public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, ParquetScratch scratch, CancellationToken cancellationToken)
     {
+        if (column.Unread)
+        {
+            return new ParquetUnreadChunk();
+        }
+
         if (column.Nested is not null)
         {
             return await ParquetNestedChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);

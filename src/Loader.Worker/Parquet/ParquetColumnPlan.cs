@@ -27,14 +27,15 @@ internal sealed class ParquetColumnPlan
     /// <param name="file">The file, as messages name it.</param>
     /// <param name="decimals">What DECIMAL columns are written as.</param>
     /// <param name="pathSeparator">Joins the names of a struct and its fields (<c>address.city</c>).</param>
-    public static ParquetColumnPlan Create(ParquetSchema schema, string file, ParquetDecimalMode decimals, string pathSeparator)
+    /// <param name="skipped">Columns <c>Loader:SkipColumns</c> leaves out: one of a type no store holds is planned unread rather than refused.</param>
+    public static ParquetColumnPlan Create(ParquetSchema schema, string file, ParquetDecimalMode decimals, string pathSeparator, IReadOnlySet<string>? skipped = null)
     {
         ArgumentNullException.ThrowIfNull(schema);
         var columns = new List<ParquetColumn>();
         var refused = new List<string>();
         foreach (var field in schema.Fields)
         {
-            Add(field, prefix: null, columns, refused, decimals, pathSeparator);
+            Add(field, prefix: null, columns, refused, decimals, pathSeparator, skipped ?? new HashSet<string>());
         }
 
         if (refused.Count > 0)
@@ -50,9 +51,10 @@ internal sealed class ParquetColumnPlan
         return new ParquetColumnPlan(columns);
     }
 
-    private static void Add(Field field, string? prefix, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals, string separator)
+    private static void Add(Field field, string? prefix, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals, string separator, IReadOnlySet<string> skipped)
     {
         var name = prefix is null ? field.Name : prefix + separator + field.Name;
+        var refusedBefore = refused.Count;
         switch (field)
         {
             case DataField { IsArray: true } repeated:
@@ -65,7 +67,7 @@ internal sealed class ParquetColumnPlan
             case StructField group:
                 foreach (var child in group.Fields)
                 {
-                    Add(child, name, columns, refused, decimals, separator);
+                    Add(child, name, columns, refused, decimals, separator, skipped);
                 }
 
                 break;
@@ -79,7 +81,23 @@ internal sealed class ParquetColumnPlan
                 refused.Add($"'{name}' is a {field.SchemaType} field, which no store type holds");
                 break;
         }
+
+        if (field is not StructField && refused.Count > refusedBefore && skipped.Contains(name))
+        {
+            // Left out by the settings anyway: kept in the plan, so templates and checks know its name, but never read.
+            refused.RemoveRange(refusedBefore, refused.Count - refusedBefore);
+            columns.Add(new ParquetColumn(name, FirstLeaf(field), ParquetValueKind.String, ColumnType.String, null, "a type no store holds, left out") { Unread = true });
+        }
     }
+
+    private static DataField FirstLeaf(Field field) => field switch
+    {
+        DataField leaf => leaf,
+        StructField group => FirstLeaf(group.Fields[0]),
+        ListField list => FirstLeaf(list.Item),
+        MapField map => FirstLeaf(map.Key),
+        _ => throw new InvalidOperationException($"'{field.Name}' has no leaf"),
+    };
 
     private static void AddLeaf(string name, DataField leaf, ListField? list, bool repeatedLeaf, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
     {

@@ -47,7 +47,7 @@ internal sealed class ParquetFileReader : IAsyncDisposable
     /// <see cref="DamagedInputException"/> when the footer cannot be read, <see cref="InputHeaderException"/> when a
     /// column cannot be written.
     /// </summary>
-    public static async Task<ParquetFileReader> OpenAsync(Stream seekable, string name, ParquetDecimalMode decimals, string pathSeparator, CancellationToken cancellationToken)
+    public static async Task<ParquetFileReader> OpenAsync(Stream seekable, string name, ParquetDecimalMode decimals, string pathSeparator, CancellationToken cancellationToken, IReadOnlySet<string>? skipped = null)
     {
         ArgumentNullException.ThrowIfNull(seekable);
         ParquetReader reader;
@@ -65,7 +65,7 @@ internal sealed class ParquetFileReader : IAsyncDisposable
 
         try
         {
-            return new ParquetFileReader(name, reader, ParquetColumnPlan.Create(reader.Schema, name, decimals, pathSeparator));
+            return new ParquetFileReader(name, reader, ParquetColumnPlan.Create(reader.Schema, name, decimals, pathSeparator, skipped));
         }
         catch
         {

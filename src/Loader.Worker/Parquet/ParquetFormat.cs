@@ -16,13 +16,14 @@ namespace Loader.Worker.Parquet;
 /// <c>Loader:Json:Nested</c> is Refuse for a flat store (Table Storage): a struct's field or a list is refused at start, a
 /// fact of the schema, as a JSON Lines input's first object with a nested value is.
 /// </param>
-internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator, IReadOnlyDictionary<string, ColumnType> columnTypes, bool refuseNested = false) : IRecordFormat
+/// <param name="skipped"><c>Loader:SkipColumns</c>: a column of a type no store holds that it names is not read, rather than refused.</param>
+internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator, IReadOnlyDictionary<string, ColumnType> columnTypes, bool refuseNested = false, IReadOnlySet<string>? skipped = null) : IRecordFormat
 {
     public InputFormat Format => InputFormat.Parquet;
 
     public IRecordReader Open(InputSource source, int bufferSize)
     {
-        var reader = ParquetRecordReader.Open(source, bufferSize, options.Decimal, pathSeparator);
+        var reader = ParquetRecordReader.Open(source, bufferSize, options.Decimal, pathSeparator, skipped);
         var problems = reader.Plan
             .Where(column => columnTypes.TryGetValue(column.Name, out var asked) && !CanConvert(column.Type, asked))
             .Select(column => $"Loader:Columns:{column.Name} asks for {columnTypes[column.Name]}, but the Parquet column is {column.ParquetType} (read as {column.Type}): text converts to any type, Int32 to Int64 or Double, and any value to String")
@@ -46,7 +47,7 @@ internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator
     {
         ArgumentNullException.ThrowIfNull(part);
         ArgumentNullException.ThrowIfNull(targets);
-        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(bufferSize), part.Name, options.Decimal, pathSeparator, cancellationToken).GetAwaiter().GetResult();
+        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(bufferSize), part.Name, options.Decimal, pathSeparator, cancellationToken, skipped).GetAwaiter().GetResult();
         try
         {
             return Cut(file, targets);
@@ -84,7 +85,7 @@ internal sealed class ParquetFormat(ParquetOptions options, string pathSeparator
     }
 
     /// <summary>A list, or a field of a struct: what a flat entity holds only flattened.</summary>
-    private static bool IsNested(ParquetColumn column) => column.Type == ColumnType.Json || column.Leaf.Path.Length > 1;
+    private static bool IsNested(ParquetColumn column) => !column.Unread && (column.Type == ColumnType.Json || column.Leaf.Path.Length > 1);
 
     private static string Nesting(ParquetColumn column) => column.Type == ColumnType.Json
         ? $"'{column.Name}' is a {column.ParquetType}"

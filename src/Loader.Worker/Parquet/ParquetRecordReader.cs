@@ -24,6 +24,7 @@ internal sealed class ParquetRecordReader : IRecordReader
     private readonly int _bufferSize;
     private readonly ParquetDecimalMode _decimals;
     private readonly string _separator;
+    private readonly IReadOnlySet<string>? _skipped;
     // Read by Describe on the threads that reject rows while the read thread adds parts.
     private readonly Lock _layoutsLock = new();
     private readonly List<ParquetPartLayout> _layouts = [];
@@ -37,7 +38,7 @@ internal sealed class ParquetRecordReader : IRecordReader
     private int _currentRow;
     private long _records;
 
-    private ParquetRecordReader(IReadOnlyList<InputPart> parts, InputLineMap lines, InputProgress? progress, int bufferSize, ParquetDecimalMode decimals, string separator)
+    private ParquetRecordReader(IReadOnlyList<InputPart> parts, InputLineMap lines, InputProgress? progress, int bufferSize, ParquetDecimalMode decimals, string separator, IReadOnlySet<string>? skipped)
     {
         _parts = parts;
         _lines = lines;
@@ -45,6 +46,7 @@ internal sealed class ParquetRecordReader : IRecordReader
         _bufferSize = bufferSize;
         _decimals = decimals;
         _separator = separator;
+        _skipped = skipped;
         _ahead = new ParquetReadAhead(_budget);
     }
 
@@ -65,7 +67,7 @@ internal sealed class ParquetRecordReader : IRecordReader
     /// <summary>Opens the first part and reads its footer: its columns become the input's.</summary>
     /// <exception cref="InputHeaderException">A column cannot be written, or the input has no part.</exception>
     /// <exception cref="Inputs.Compression.DamagedInputException">The first part's footer cannot be read.</exception>
-    public static ParquetRecordReader Open(InputSource source, int bufferSize, ParquetDecimalMode decimals, string separator)
+    public static ParquetRecordReader Open(InputSource source, int bufferSize, ParquetDecimalMode decimals, string separator, IReadOnlySet<string>? skipped = null)
     {
         ArgumentNullException.ThrowIfNull(source);
         if (source.Parts.Count == 0)
@@ -73,7 +75,7 @@ internal sealed class ParquetRecordReader : IRecordReader
             throw new InputHeaderException("the input has no Parquet file");
         }
 
-        var reader = new ParquetRecordReader(source.Parts, source.Lines, source.Progress, bufferSize, decimals, separator);
+        var reader = new ParquetRecordReader(source.Parts, source.Lines, source.Progress, bufferSize, decimals, separator, skipped);
         try
         {
             reader.OpenNextPart();
@@ -275,7 +277,7 @@ internal sealed class ParquetRecordReader : IRecordReader
         _ahead.Discard();
         _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _file = null;
-        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None).GetAwaiter().GetResult();
+        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None, _skipped).GetAwaiter().GetResult();
         _file = file;
         _budget.AtLeast(file.ReadAheadBytes());
         if (Plan.Count > 0 && !file.Plan.Columns.Select(column => (column.Name, column.Type)).SequenceEqual(Plan.Select(column => (column.Name, column.Type))))

@@ -15,7 +15,7 @@ internal static class RecordFormats
     {
         InputFormat.Csv or InputFormat.Auto => new CsvFormat(settings.Csv),
         InputFormat.JsonLines => new JsonLinesFormat(JsonSettings(settings)),
-        InputFormat.Parquet => new ParquetFormat(settings.Parquet, PathSeparator(settings), settings.Columns, RefuseNested(settings)),
+        InputFormat.Parquet => new ParquetFormat(settings.Parquet, PathSeparator(settings), settings.Columns, RefuseNested(settings), settings.SkippedColumns()),
         _ => throw new InputRefusedException(
             $"Loader:Input is {FormatChoice.Describe(format)}, which this loader does not read yet; set Loader:Format to Csv if it is CSV after all."),
     };

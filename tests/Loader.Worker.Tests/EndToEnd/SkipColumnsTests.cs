@@ -5,8 +5,8 @@ namespace Loader.Worker.Tests.EndToEnd;
 
 /// <summary>
 /// <c>Loader:SkipColumns</c> through the real host into Azurite: the columns it names are not written, whether the store
-/// should not hold them (personal data), cannot (a name Table Storage refuses) or has no room for them (a Parquet file
-/// wider than an entity's 252 properties); key templates still use them; a name the input lacks, or a column also
+/// should not hold them (personal data), cannot (a name Table Storage refuses, a Parquet type no store holds) or has no
+/// room for them (a Parquet file wider than an entity's 252 properties); key templates still use them; a name the input lacks, or a column also
 /// given a type, stops the load at start (exit 2).
 /// </summary>
 public sealed class SkipColumnsTests(AzuriteFixture azurite) : IDisposable
@@ -57,6 +57,25 @@ public sealed class SkipColumnsTests(AzuriteFixture azurite) : IDisposable
         Assert.Equal(ExitCodes.InvalidConfiguration, typed.ExitCode);
         Assert.Contains("Loader:SkipColumns leaves out column 'ssn', which Loader:Columns:ssn gives a type: drop one of the two.", typed.Error, StringComparison.Ordinal);
         Assert.Empty(await azurite.Client.QueryAsync(filter: $"TableName eq '{both["Loader:Tables:Table"]}'", cancellationToken: _cancellation).ToListAsync(_cancellation));
+    }
+
+    [Fact]
+    public async Task A_parquet_column_no_store_holds_loads_when_skipped_and_is_not_read()
+    {
+        var path = _directory.File("waits.parquet");
+        await DuckDbParquet.WriteAsync(path, rowGroupRows: null, "SELECT 'p' AS pk, range AS rk, range AS ssn, INTERVAL (range) DAY AS wait, [INTERVAL 1 DAY] AS waits, 'kept' AS v FROM range(4)", _cancellation);
+        var table = AzuriteFixture.UniqueTableName("waits");
+
+        var refused = await LoaderRunner.RunAsync(Settings(path, table, "ssn"), _cancellation);
+        Assert.Equal(ExitCodes.InvalidConfiguration, refused.ExitCode);
+        Assert.Contains("'wait' is INTERVAL, which no store type holds", refused.Error + refused.RequireReport().Message, StringComparison.Ordinal);
+
+        var run = await LoaderRunner.RunAsync(Settings(path, table, "wait,waits"), _cancellation);
+
+        Assert.True(run.ExitCode == ExitCodes.Success, run.Error);
+        var stored = await azurite.ReadTableAsync(table, _cancellation);
+        Assert.Equal(4, stored.Count);
+        Assert.All(stored.Values, entity => Assert.Equal(["pk", "rk", "ssn", "v"], entity.Properties.Keys.Order(StringComparer.Ordinal)));
     }
 
     [Fact]
