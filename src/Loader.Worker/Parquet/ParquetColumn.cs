@@ -5,27 +5,22 @@ namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// One column of a Parquet input as the loader writes it: a leaf of the file's schema (a struct's leaves are named by
-/// their path, joined with the store's path separator), a list of a leaf's values written as one JSON array, or a nested
-/// list or map (<see cref="Nested"/>) written as the JSON it spells.
+/// their path, joined with the store's path separator), or a list or map (<see cref="Nested"/>) written as the JSON it spells.
 /// </summary>
 /// <param name="Name">The column's name: what templates and <c>Loader:Columns</c> name, and the property written.</param>
-/// <param name="Leaf">The Parquet leaf the values are read from (a nested column: its first leaf).</param>
+/// <param name="Leaf">The Parquet leaf the values are read from (a list or map: its first leaf).</param>
 /// <param name="Kind">How the leaf's values are read and converted.</param>
 /// <param name="Type">The store type written.</param>
-/// <param name="List">The list holding the leaf, when the column is a list; null for a single value.</param>
 /// <param name="ParquetType">The Parquet type as messages name it (<c>INT64</c>, <c>DECIMAL(38,9)</c>, <c>LIST&lt;STRING&gt;</c>).</param>
-internal sealed record ParquetColumn(string Name, DataField Leaf, ParquetValueKind Kind, ColumnType Type, ListField? List, string ParquetType)
+internal sealed record ParquetColumn(string Name, DataField Leaf, ParquetValueKind Kind, ColumnType Type, string ParquetType)
 {
     /// <summary>The name as properties hold it, registered once.</summary>
     public PropertyName Property { get; } = PropertyName.Of(Name);
 
-    /// <summary>The store type of a list's elements, as each stands in its JSON array; the column's own type for a single value.</summary>
-    public ColumnType ElementType { get; init; } = Type;
-
-    /// <summary>A nested column (a list or map holding structs, lists or maps): its schema, by which its JSON is assembled; null otherwise.</summary>
+    /// <summary>A list or map: its schema, by which its JSON is assembled; null for a single value.</summary>
     public ParquetNestedNode? Nested { get; init; }
 
-    /// <summary>A nested column: its leaves in schema order, each read as a list column of its own.</summary>
+    /// <summary>A list or map: its leaves in schema order, each read with its levels.</summary>
     public IReadOnlyList<ParquetColumn> NestedLeaves { get; init; } = [];
 
     /// <summary>A column <c>Loader:SkipColumns</c> leaves out whose type no store holds: never read, every cell empty.</summary>

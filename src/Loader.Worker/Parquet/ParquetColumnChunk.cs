@@ -29,11 +29,6 @@ internal abstract class ParquetColumnChunk : IDisposable
             return await ParquetNestedChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);
         }
 
-        if (column.Type == Loader.Abstractions.ColumnType.Json)
-        {
-            return await ParquetListChunk.ReadAsync(group, column, cancellationToken).ConfigureAwait(false);
-        }
-
         var rows = checked((int)group.RowCount);
         var count = ValueCount(group, column);
         if (count != rows)
@@ -135,7 +130,7 @@ internal abstract class ParquetColumnChunk : IDisposable
     }
 
     /// <summary>The values (and nulls) <paramref name="group"/> holds of <paramref name="column"/>, by its metadata.</summary>
-    protected static int ValueCount(ParquetRowGroupReader group, ParquetColumn column) =>
+    internal static int ValueCount(ParquetRowGroupReader group, ParquetColumn column) =>
         checked((int)(group.GetMetadata(column.Leaf)?.MetaData?.NumValues
             ?? throw new InvalidDataException($"the row group has no data for column '{column.Name}'")));
 

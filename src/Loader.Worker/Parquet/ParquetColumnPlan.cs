@@ -58,11 +58,10 @@ internal sealed class ParquetColumnPlan
         switch (field)
         {
             case DataField { IsArray: true } repeated:
-                // A legacy repeated leaf (no LIST group) is a list of its values.
-                AddLeaf(name, repeated, list: null, repeatedLeaf: true, columns, refused, decimals);
+                AddNested(name, repeated, columns, refused, decimals);
                 break;
             case DataField leaf:
-                AddLeaf(name, leaf, list: null, repeatedLeaf: false, columns, refused, decimals);
+                AddLeaf(name, leaf, columns, refused, decimals);
                 break;
             case StructField group:
                 foreach (var child in group.Fields)
@@ -70,9 +69,6 @@ internal sealed class ParquetColumnPlan
                     Add(child, name, columns, refused, decimals, separator, skipped);
                 }
 
-                break;
-            case ListField { Item: DataField { IsArray: false } item } list:
-                AddLeaf(name, item, list, repeatedLeaf: false, columns, refused, decimals);
                 break;
             case ListField or MapField:
                 AddNested(name, field, columns, refused, decimals);
@@ -86,7 +82,7 @@ internal sealed class ParquetColumnPlan
         {
             // Left out by the settings anyway: kept in the plan, so templates and checks know its name, but never read.
             refused.RemoveRange(refusedBefore, refused.Count - refusedBefore);
-            columns.Add(new ParquetColumn(name, FirstLeaf(field), ParquetValueKind.String, ColumnType.String, null, "a type no store holds, left out") { Unread = true });
+            columns.Add(new ParquetColumn(name, FirstLeaf(field), ParquetValueKind.String, ColumnType.String, "a type no store holds, left out") { Unread = true });
         }
     }
 
@@ -99,7 +95,7 @@ internal sealed class ParquetColumnPlan
         _ => throw new InvalidOperationException($"'{field.Name}' has no leaf"),
     };
 
-    private static void AddLeaf(string name, DataField leaf, ListField? list, bool repeatedLeaf, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
+    private static void AddLeaf(string name, DataField leaf, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
     {
         if (KindOf(leaf) is not { } kind)
         {
@@ -107,38 +103,47 @@ internal sealed class ParquetColumnPlan
             return;
         }
 
-        if (leaf.MaxRepetitionLevel > 1)
-        {
-            refused.Add($"'{name}' is a list within a list, which no store type holds as one value");
-            return;
-        }
-
-        var described = Describe(leaf);
-        var isList = list is not null || repeatedLeaf || leaf.MaxRepetitionLevel == 1;
-        var type = isList ? ColumnType.Json : TypeOf(kind, decimals);
-        columns.Add(new ParquetColumn(name, leaf, kind, type, list, isList ? $"LIST<{described}>" : described) { ElementType = TypeOf(kind, decimals) });
+        columns.Add(new ParquetColumn(name, leaf, kind, TypeOf(kind, decimals), Describe(leaf)));
     }
 
     /// <summary>
-    /// A list or map holding structs, lists or maps, at any depth: written as the JSON it spells, assembled from its
-    /// leaves' levels. A leaf no store type holds, or a repeated field outside a LIST or MAP group, refuses the column.
+    /// A list or map, of single values or holding structs, lists or maps at any depth, or a repeated leaf: written as the
+    /// JSON it spells, assembled from its leaves' levels. A leaf no store type holds, or a repeated field inside a LIST or
+    /// MAP group that is not its element, refuses the column.
     /// </summary>
     private static void AddNested(string name, Field field, List<ParquetColumn> columns, List<string> refused, ParquetDecimalMode decimals)
     {
         var leaves = new List<ParquetColumn>();
         var problems = new List<string>();
-        var root = Node(field, leaves, problems, decimals);
+        var root = field is DataField repeated ? RepeatedLeaf(repeated, leaves, problems, decimals) : Node(field, leaves, problems, decimals);
         if (problems.Count > 0 || leaves.Count == 0)
         {
             refused.Add($"'{name}' holds {(problems.Count > 0 ? string.Join(", ", problems) : "no values")}, which no store type holds");
             return;
         }
 
-        columns.Add(new ParquetColumn(name, leaves[0].Leaf, leaves[0].Kind, ColumnType.Json, field as ListField, Describe(root, leaves))
+        columns.Add(new ParquetColumn(name, leaves[0].Leaf, leaves[0].Kind, ColumnType.Json, Describe(root, leaves))
         {
             Nested = root,
             NestedLeaves = leaves,
         });
+    }
+
+    /// <summary>
+    /// A repeated leaf outside a LIST group (the legacy form of a list of single values): an entry where the leaf has a
+    /// value; a repeated field is never null itself, so one level below is an empty list, and further down a parent is null.
+    /// </summary>
+    private static ParquetNestedNode RepeatedLeaf(DataField leaf, List<ParquetColumn> leaves, List<string> problems, ParquetDecimalMode decimals)
+    {
+        if (KindOf(leaf) is not { } kind)
+        {
+            problems.Add($"'{leaf.Name}' of {Describe(leaf)}");
+            return new ParquetNestedNode(ParquetNestedKind.Leaf, leaf.Name, 0, 0, 0, 0, []);
+        }
+
+        leaves.Add(new ParquetColumn(leaf.Name, leaf, kind, TypeOf(kind, decimals), Describe(leaf)));
+        var values = new ParquetNestedNode(ParquetNestedKind.Leaf, leaf.Name, leaf.MaxDefinitionLevel, leaf.MaxRepetitionLevel, 0, 1, []);
+        return new ParquetNestedNode(ParquetNestedKind.List, leaf.Name, leaf.MaxDefinitionLevel, leaf.MaxRepetitionLevel, 0, 1, [values]);
     }
 
     private static ParquetNestedNode Node(Field field, List<ParquetColumn> leaves, List<string> problems, ParquetDecimalMode decimals)
@@ -147,7 +152,7 @@ internal sealed class ParquetColumnPlan
         switch (field)
         {
             case DataField { IsArray: false } leaf when KindOf(leaf) is { } kind:
-                leaves.Add(new ParquetColumn(leaf.Name, leaf, kind, TypeOf(kind, decimals), null, Describe(leaf)));
+                leaves.Add(new ParquetColumn(leaf.Name, leaf, kind, TypeOf(kind, decimals), Describe(leaf)));
                 return new ParquetNestedNode(ParquetNestedKind.Leaf, leaf.Name, leaf.MaxDefinitionLevel, leaf.MaxRepetitionLevel, first, leaves.Count, []);
             case DataField leaf:
                 problems.Add(leaf.IsArray ? $"'{leaf.Name}' repeated outside a LIST group" : $"'{leaf.Name}' of {Describe(leaf)}");

@@ -8,55 +8,53 @@ using Parquet;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// A nested column of one row group (a list of structs, of lists or of maps, a map, at any depth): each leaf read as a
-/// list column of its own with its definition and repetition levels, then, when a row's cell is taken, the row's JSON
+/// A list or map column of one row group (of single values, or holding structs, lists or maps at any depth): each leaf
+/// read with its definition and repetition levels, then, when a row's cell is taken, the row's JSON
 /// assembled from the leaves' entries by the schema (<see cref="ParquetNestedNode"/>): a list as an array, a struct as an
 /// object, a map as an object keyed by its keys' text; a null at any depth a null.
 /// </summary>
 internal sealed class ParquetNestedChunk : ParquetColumnChunk
 {
     private readonly ParquetColumn _column;
-    private readonly ParquetColumnChunk[] _chunks;
-    private readonly IParquetListLevels[] _leaves;
+    private readonly IParquetLeafLevels[] _leaves;
 
-    private ParquetNestedChunk(ParquetColumn column, ParquetColumnChunk[] chunks)
+    private ParquetNestedChunk(ParquetColumn column, IParquetLeafLevels[] leaves)
     {
         _column = column;
-        _chunks = chunks;
-        _leaves = [.. chunks.Cast<IParquetListLevels>()];
+        _leaves = leaves;
     }
 
     /// <summary>Reads the leaves of nested column <paramref name="column"/> of <paramref name="group"/>.</summary>
     public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken)
     {
-        var chunks = new List<ParquetColumnChunk>(column.NestedLeaves.Count);
+        var leaves = new List<IParquetLeafLevels>(column.NestedLeaves.Count);
         try
         {
             foreach (var leaf in column.NestedLeaves)
             {
-                chunks.Add(await ParquetListChunk.ReadAsync(group, leaf, cancellationToken).ConfigureAwait(false));
+                leaves.Add(await ParquetLeafLevels.ReadAsync(group, leaf, cancellationToken).ConfigureAwait(false));
             }
 
-            return new ParquetNestedChunk(column, [.. chunks]);
+            return new ParquetNestedChunk(column, [.. leaves]);
         }
         catch
         {
-            foreach (var chunk in chunks)
+            foreach (var leaf in leaves)
             {
-                chunk.Dispose();
+                leaf.Dispose();
             }
 
             throw;
         }
     }
 
-    public override long HeldBytes => _chunks.Sum(chunk => chunk.HeldBytes);
+    public override long HeldBytes => _leaves.Sum(leaf => leaf.HeldBytes);
 
     public override void Dispose()
     {
-        foreach (var chunk in _chunks)
+        foreach (var leaf in _leaves)
         {
-            chunk.Dispose();
+            leaf.Dispose();
         }
     }
 

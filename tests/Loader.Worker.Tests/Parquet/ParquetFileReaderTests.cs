@@ -4,6 +4,7 @@ using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Parquet;
 using Loader.Worker.Records;
 using Loader.Worker.Tests.Infrastructure;
+using Parquet;
 using Parquet.Data;
 using Parquet.File.Values.Primitives;
 using Parquet.Schema;
@@ -78,6 +79,39 @@ public sealed class ParquetFileReaderTests : IDisposable
         Assert.All(nulls.Where(pair => pair.Key != "id"), pair => Assert.False(pair.Value.HasValue, $"{pair.Key} has a value"));
         Assert.All(nulls, pair => Assert.Null(pair.Value.Problem));
         Assert.Equal("[]", RowOf(reader, group, 4)["tags"].Property.AsJson());
+    }
+
+    [Fact]
+    public async Task A_repeated_leaf_outside_a_list_group_is_a_json_array_empty_when_it_has_no_values_and_null_under_a_null_struct()
+    {
+        // The legacy form of a list (a repeated field, no LIST group), as older writers and protobuf-shaped files hold it.
+        var scores = new DataField("scores", typeof(int), isNullable: false, isArray: true);
+        var codes = new DataField("codes", typeof(string), isNullable: false, isArray: true);
+        var id = new DataField<int>("id");
+        var schema = new ParquetSchema(id, scores, new StructField("s", codes));
+        var path = _folder.File("repeated.parquet");
+        await using (var file = File.Create(path))
+        {
+            // Rows: id 1 [1,2] {codes [a,b]}; id 2 [] {codes []}; id 3 [3] s null. Levels as the format spells them: a
+            // repeated field defined where it has a value, one level below where it is empty, further down where s is null.
+            await using var writer = await ParquetWriter.CreateAsync(schema, file, cancellationToken: _cancellation);
+            using var rows = writer.CreateRowGroup();
+            await rows.WriteAsync<int>(id, new[] { 1, 2, 3 }, cancellationToken: _cancellation);
+            await rows.WriteAllPartsAsync<int>(scores, new[] { 1, 2, 3 }, new[] { 1, 1, 0, 1 }, new[] { 0, 1, 0, 0 }, _cancellation);
+            await rows.WriteAllPartsAsync<ReadOnlyMemory<char>>(codes, new[] { "a".AsMemory(), "b".AsMemory() }, new[] { 2, 2, 1, 0 }, new[] { 0, 1, 0, 0 }, _cancellation);
+            rows.CompleteValidate();
+        }
+
+        await using var reader = await OpenAsync(path);
+        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+
+        Assert.Equal([("id", "INT(32,signed)"), ("scores", "LIST<INT(32,signed)>"), ("s.codes", "LIST<STRING>")], reader.Plan.Columns.Select(column => (column.Name, column.ParquetType)));
+        Assert.Equal("[1,2]", RowOf(reader, group, 0)["scores"].Property.AsJson());
+        Assert.Equal("""["a","b"]""", RowOf(reader, group, 0)["s.codes"].Property.AsJson());
+        Assert.Equal("[]", RowOf(reader, group, 1)["scores"].Property.AsJson());
+        Assert.Equal("[]", RowOf(reader, group, 1)["s.codes"].Property.AsJson());
+        Assert.Equal("[3]", RowOf(reader, group, 2)["scores"].Property.AsJson());
+        Assert.False(RowOf(reader, group, 2)["s.codes"].HasValue);
     }
 
     [Fact]

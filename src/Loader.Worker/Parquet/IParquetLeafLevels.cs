@@ -3,10 +3,14 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// A list column's levels, entry by entry, for a reader that assembles a nested column from several leaves.
+/// A leaf's levels, entry by entry, for a reader that assembles a list or map column from its leaves; pooled buffers,
+/// given back on dispose.
 /// </summary>
-internal interface IParquetListLevels
+internal interface IParquetLeafLevels : IDisposable
 {
+    /// <summary>The bytes its buffers hold.</summary>
+    long HeldBytes { get; }
+
     /// <summary>The entries (levels) of the row group.</summary>
     int LevelCount { get; }
 
