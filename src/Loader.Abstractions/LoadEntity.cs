@@ -13,4 +13,11 @@ public sealed record LoadEntity(
     IReadOnlyList<EntityProperty> Properties,
     RowOrigin Origin,
     int PayloadBytes = 0,
-    ReadOnlyMemory<byte> SourceRecord = default);
+    ReadOnlyMemory<byte> SourceRecord = default)
+{
+    /// <summary>
+    /// The properties as a span, walked without an enumerator: a row's properties are walked several times on its way
+    /// (its footprint, its body), and an interface's enumerator is an allocation per row each time.
+    /// </summary>
+    public ReadOnlySpan<EntityProperty> PropertySpan => Properties is EntityProperty[] array ? array : [.. Properties];
+}

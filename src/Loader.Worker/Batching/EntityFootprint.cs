@@ -26,7 +26,7 @@ internal static class EntityFootprint
     {
         var bytes = (long)EntityBytes + StringBytes(entity.PartitionKey) + StringBytes(entity.RowKey) + ArrayOverhead
             + (16L * entity.Properties.Count) + entity.SourceRecord.Length;
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             bytes += property.Type switch
             {

@@ -20,7 +20,7 @@ internal static class EntityRecordJson
         using (var writer = new Utf8JsonWriter(buffer))
         {
             writer.WriteStartObject();
-            foreach (var property in entity.Properties)
+            foreach (var property in entity.PropertySpan)
             {
                 writer.WritePropertyName(property.Name);
                 PropertyJson.Write(writer, property);

@@ -25,7 +25,7 @@ internal static class VerifyRowCodec
             writer.Write(row.PartLine);
             writer.Write(row.Place ?? "");
             writer.Write(entity.Properties.Count);
-            foreach (var property in entity.Properties)
+            foreach (var property in entity.PropertySpan)
             {
                 Write(writer, property);
             }

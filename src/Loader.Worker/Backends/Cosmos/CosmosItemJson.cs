@@ -94,7 +94,7 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
             writer.WriteString(keyProperty, entity.PartitionKey);
         }
 
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             WriteProperty(writer, property.Name, property);
         }
@@ -102,7 +102,7 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
         if (existing is { } item)
         {
             var written = new HashSet<string>(StringComparer.Ordinal) { "id", keyProperty };
-            foreach (var property in entity.Properties)
+            foreach (var property in entity.PropertySpan)
             {
                 written.Add(property.Name);
             }
@@ -126,7 +126,7 @@ internal sealed class CosmosItemJson(IReadOnlyList<CosmosKeyPath> keyPaths, stri
             }
         }
 
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             leaves.Add(new Leaf(SegmentsOf(property.Name), null, property));
         }

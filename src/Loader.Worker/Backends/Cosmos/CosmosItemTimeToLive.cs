@@ -36,7 +36,7 @@ internal sealed class CosmosItemTimeToLive
     public LoadEntity Apply(LoadEntity entity)
     {
         var properties = new List<EntityProperty>(entity.Properties.Count + 1);
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             // Inspect refused a row whose cell is no ttl, so every cell that reaches here reads.
             properties.Add(IsColumn(property) && TryRead(property, out var seconds) ? EntityProperty.FromInt32(s_property, seconds) : property);

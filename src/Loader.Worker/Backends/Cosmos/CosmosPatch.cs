@@ -26,7 +26,7 @@ internal sealed class CosmosPatch(string pathSeparator, bool writesTimeToLive = 
             return false;
         }
 
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             if (property.Type == ColumnType.Json || (pathSeparator.Length > 0 && property.Name.Contains(pathSeparator, StringComparison.Ordinal)))
             {

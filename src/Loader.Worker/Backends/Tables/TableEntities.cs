@@ -42,7 +42,7 @@ internal static class TableEntities
     public static TableEntity ToTableEntity(LoadEntity entity)
     {
         var tableEntity = new TableEntity(entity.PartitionKey, entity.RowKey);
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             if (property.Type == ColumnType.Double && !double.IsFinite(property.AsDouble()))
             {

@@ -35,7 +35,7 @@ internal static class TableEntityComparison
         var differing = new List<string>();
         PropertyDifference? first = null;
         var names = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var property in row.Properties)
+        foreach (var property in row.PropertySpan)
         {
             names.Add(property.Name);
             var found = stored.TryGetValue(property.Name, out var value);

@@ -113,7 +113,7 @@ internal sealed class TableTransactionBody
         json.WriteStartObject();
         json.WriteString("PartitionKey"u8, entity.PartitionKey);
         json.WriteString("RowKey"u8, entity.RowKey);
-        foreach (var property in entity.Properties)
+        foreach (var property in entity.PropertySpan)
         {
             var name = property.Name;
             switch (property.Type)
