@@ -14,11 +14,22 @@ internal sealed class ParquetScratch
     private int[] _levels = [];
     private int[] _ids = [];
 
+    // Kept with its capacity: up to MaxShared texts a column, whose table would otherwise be allocated again, in the
+    // large object heap, for every text column of every row group.
+    private readonly Dictionary<string, int> _distinct = new(StringComparer.Ordinal);
+
     /// <summary>Room for the definition levels of <paramref name="rows"/> rows.</summary>
     public int[] Levels(int rows) => Fit(ref _levels, rows);
 
     /// <summary>Room for a text column's numbers of <paramref name="rows"/> rows.</summary>
     public int[] Ids(int rows) => Fit(ref _ids, rows);
+
+    /// <summary>An empty table of a text column's distinct values; left empty again by whoever fills it.</summary>
+    public Dictionary<string, int> Distinct()
+    {
+        _distinct.Clear();
+        return _distinct;
+    }
 
     /// <summary>Room for <paramref name="rows"/> values of <typeparamref name="T"/>; give it back by <see cref="Done{T}"/>.</summary>
     public T[] Values<T>(int rows)

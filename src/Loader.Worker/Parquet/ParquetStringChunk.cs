@@ -47,7 +47,7 @@ internal sealed class ParquetStringChunk : ParquetColumnChunk
             var nulls = await ReadPerRowAsync(group, column, texts, rows, scratch, cancellationToken).ConfigureAwait(false);
             var ids = scratch.Ids(rows);
             strings = ArrayPool<string>.Shared.Rent(Math.Min(size, 1024));
-            var count = Index(texts.AsSpan(0, rows), nulls, ids, ref strings, ref unique);
+            var count = Index(texts.AsSpan(0, rows), nulls, ids, scratch.Distinct(), ref strings, ref unique);
             ReturnNulls(nulls);
             return new ParquetStringChunk(column, ParquetSlices<int>.Of(ids.AsSpan(0, rows)), strings, count, unique);
         }
@@ -88,11 +88,11 @@ internal sealed class ParquetStringChunk : ParquetColumnChunk
 
     /// <summary>
     /// Gives each row the number of its string (<see cref="NullId"/> for a null), making one string per distinct value
-    /// while there are few; past <see cref="MaxShared"/> of them, a text not among them is copied into <paramref name="unique"/>.
+    /// while there are few (found through <paramref name="distinct"/>, empty); past <see cref="MaxShared"/> of them, a text
+    /// not among them is copied into <paramref name="unique"/>.
     /// </summary>
-    private static int Index(ReadOnlySpan<ReadOnlyMemory<char>> texts, ulong[]? nulls, int[] ids, ref string[] strings, ref UniqueTexts? unique)
+    private static int Index(ReadOnlySpan<ReadOnlyMemory<char>> texts, ulong[]? nulls, int[] ids, Dictionary<string, int> distinct, ref string[] strings, ref UniqueTexts? unique)
     {
-        var distinct = new Dictionary<string, int>(StringComparer.Ordinal);
         var lookup = distinct.GetAlternateLookup<ReadOnlySpan<char>>();
         var count = 0;
         for (var row = 0; row < texts.Length; row++)
@@ -131,6 +131,7 @@ internal sealed class ParquetStringChunk : ParquetColumnChunk
             ids[row] = id;
         }
 
+        distinct.Clear();
         return count;
     }
 
