@@ -70,8 +70,13 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
     {
         if (Entities.Count == _hashes.Length)
         {
-            Array.Resize(ref _hashes, _hashes.Length * 2);
-            Array.Resize(ref _records, _hashes.Length);
+            // 8, 32, then the batch's capacity: a key with more than a few rows usually fills its batch, and doubling
+            // all the way left two and a half times a full batch's slots behind as garbage.
+            var grown = Math.Min(capacity, _hashes.Length < 32 ? 32 : capacity);
+            grown = grown > _hashes.Length ? grown : _hashes.Length * 2;
+            Array.Resize(ref _hashes, grown);
+            Array.Resize(ref _records, grown);
+            Entities.Capacity = grown;
         }
 
         _hashes[Entities.Count] = HashOf(entity.RowKey);
