@@ -37,7 +37,6 @@ internal static class ParquetLeafLevels
             var t when t == typeof(Guid) => await ParquetLeafLevels<Guid>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
             var t => throw new InvalidOperationException($"column '{column.Name}' has values of {t.Name}, which the plan should have refused"),
         };
-
 }
 
 /// <summary>A leaf of values of <typeparamref name="T"/>, with its levels.</summary>
@@ -99,7 +98,7 @@ internal sealed class ParquetLeafLevels<T> : IParquetLeafLevels
 
     public int FirstValue(int row) => _listValueStart![row];
 
-    public TypedField Value(int value) => ParquetValueConverter.Convert(_values[value], _column, _column.Type);
+    public TypedField Value(int value) => ParquetValueConverter.Convert(_values[value], _column);
 
     public long HeldBytes => ((long)_values.Length * System.Runtime.CompilerServices.Unsafe.SizeOf<T>())
         + (((long)(_definitions?.Length ?? 0) + (_repetitions?.Length ?? 0) + _rowIndex.Length) * sizeof(int));

@@ -33,7 +33,7 @@ internal sealed class ParquetValueChunk<T> : ParquetColumnChunk
     }
 
     public override TypedField Cell(int row) =>
-        IsNull(_nulls, row) ? TypedField.Null : ParquetValueConverter.Convert(_values[row], _column, _column.Type);
+        IsNull(_nulls, row) ? TypedField.Null : ParquetValueConverter.Convert(_values[row], _column);
 
     public override long HeldBytes => _values.HeldBytes;
 

@@ -14,8 +14,8 @@ namespace Loader.Worker.Parquet;
 /// </summary>
 internal static class ParquetValueConverter
 {
-    /// <summary>Converts <paramref name="value"/> of <paramref name="column"/> to <paramref name="type"/>: the column's type, or its elements' for a list.</summary>
-    public static TypedField Convert<T>(T value, ParquetColumn column, ColumnType type)
+    /// <summary>Converts <paramref name="value"/> of <paramref name="column"/> to the column's type.</summary>
+    public static TypedField Convert<T>(T value, ParquetColumn column)
     {
         var name = column.Property;
         return column.Kind switch
@@ -32,8 +32,8 @@ internal static class ParquetValueConverter
             ParquetValueKind.Half => Of(EntityProperty.FromDouble(name, (double)As<T, Half>(value))),
             ParquetValueKind.Single => Of(EntityProperty.FromDouble(name, As<T, float>(value))),
             ParquetValueKind.Double => Of(EntityProperty.FromDouble(name, As<T, double>(value))),
-            ParquetValueKind.Decimal => Decimal(column, type, As<T, decimal>(value).ToString(CultureInfo.InvariantCulture)),
-            ParquetValueKind.BigDecimal => Decimal(column, type, Text(As<T, BigDecimal>(value))),
+            ParquetValueKind.Decimal => Decimal(column, As<T, decimal>(value).ToString(CultureInfo.InvariantCulture)),
+            ParquetValueKind.BigDecimal => Decimal(column, Text(As<T, BigDecimal>(value))),
             ParquetValueKind.String => Of(EntityProperty.FromString(name, new string(As<T, ReadOnlyMemory<char>>(value).Span))),
             ParquetValueKind.Binary => Of(EntityProperty.FromBinary(name, As<T, ReadOnlyMemory<byte>>(value).ToArray())),
             // Parquet timestamps are UTC instants, or (isAdjustedToUTC false, INT96) clock times with no zone: held as given.
@@ -61,9 +61,9 @@ internal static class ParquetValueConverter
         return string.Concat(sign, digits.AsSpan(0, digits.Length - value.Scale), ".", digits.AsSpan(digits.Length - value.Scale));
     }
 
-    private static TypedField Decimal(ParquetColumn column, ColumnType type, string text)
+    private static TypedField Decimal(ParquetColumn column, string text)
     {
-        if (type != ColumnType.Double)
+        if (column.Type != ColumnType.Double)
         {
             return Of(EntityProperty.FromString(column.Property, text));
         }
