@@ -18,13 +18,4 @@ public sealed class RuntimeSettingsTests
         Assert.Equal(4096, properties.GetProperty("System.Runtime.TieredCompilation.CallCountThreshold").GetInt32());
         Assert.False(properties.GetProperty("System.Runtime.TieredPGO").GetBoolean());
     }
-
-    [Fact]
-    public void The_loader_s_thread_pool_workers_do_not_spin_waiting_for_work()
-    {
-        using var config = JsonDocument.Parse(File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Loader.Worker.runtimeconfig.json")));
-        var properties = config.RootElement.GetProperty("runtimeOptions").GetProperty("configProperties");
-
-        Assert.Equal(0, properties.GetProperty("System.Threading.ThreadPool.UnfairSemaphoreSpinLimit").GetInt32());
-    }
 }
