@@ -1,6 +1,5 @@
 using System.Buffers;
 using Parquet;
-using Parquet.Data;
 
 using Loader.Worker.Records;
 
@@ -36,29 +35,7 @@ internal abstract class ParquetColumnChunk : IDisposable
             throw new InvalidDataException($"column '{column.Name}' has {count:N0} values for {rows:N0} rows");
         }
 
-        return column.Leaf.ClrType switch
-        {
-            var t when t == typeof(ReadOnlyMemory<char>) => await ParquetStringChunk.ReadStringsAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(bool) => await ParquetValueChunk<bool>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(sbyte) => await ParquetValueChunk<sbyte>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(byte) => await ParquetValueChunk<byte>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(short) => await ParquetValueChunk<short>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ushort) => await ParquetValueChunk<ushort>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(int) => await ParquetValueChunk<int>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(uint) => await ParquetValueChunk<uint>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(long) => await ParquetValueChunk<long>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ulong) => await ParquetValueChunk<ulong>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(Half) => await ParquetValueChunk<Half>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(float) => await ParquetValueChunk<float>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(double) => await ParquetValueChunk<double>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(decimal) => await ParquetValueChunk<decimal>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(BigDecimal) => await ParquetValueChunk<BigDecimal>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ReadOnlyMemory<byte>) => await ParquetValueChunk<ReadOnlyMemory<byte>>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(DateTime) => await ParquetValueChunk<DateTime>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(DateOnly) => await ParquetValueChunk<DateOnly>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(Guid) => await ParquetValueChunk<Guid>.ReadValuesAsync(group, column, rows, scratch, cancellationToken).ConfigureAwait(false),
-            var t => throw new InvalidOperationException($"column '{column.Name}' has values of {t.Name}, which the plan should have refused"),
-        };
+        return await ParquetClrTypes.ReadAsync(column, new SingleValueRead(group, column, rows, scratch, cancellationToken)).ConfigureAwait(false);
     }
 
     /// <summary>The value of row <paramref name="row"/> (0-based within the row group).</summary>
@@ -156,5 +133,15 @@ internal abstract class ParquetColumnChunk : IDisposable
         }
 
         return below;
+    }
+
+    /// <summary>A single-value column's read: text as numbers into its distinct strings, any other type unboxed.</summary>
+    private sealed class SingleValueRead(ParquetRowGroupReader group, ParquetColumn column, int rows, ParquetScratch scratch, CancellationToken cancellationToken) : IParquetValueRead<ParquetColumnChunk>
+    {
+        public ValueTask<ParquetColumnChunk> ReadAsync<T>()
+            where T : struct =>
+            typeof(T) == typeof(ReadOnlyMemory<char>)
+                ? ParquetStringChunk.ReadStringsAsync(group, column, rows, scratch, cancellationToken)
+                : ParquetValueChunk<T>.ReadValuesAsync(group, column, rows, scratch, cancellationToken);
     }
 }

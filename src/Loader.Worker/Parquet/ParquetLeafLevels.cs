@@ -1,6 +1,5 @@
 using System.Buffers;
 using Parquet;
-using Parquet.Data;
 
 using Loader.Worker.Records;
 
@@ -13,30 +12,14 @@ namespace Loader.Worker.Parquet;
 internal static class ParquetLeafLevels
 {
     /// <summary>Reads leaf <paramref name="column"/> of <paramref name="group"/>.</summary>
-    public static async ValueTask<IParquetLeafLevels> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken) =>
-        column.Leaf.ClrType switch
-        {
-            var t when t == typeof(bool) => await ParquetLeafLevels<bool>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(sbyte) => await ParquetLeafLevels<sbyte>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(byte) => await ParquetLeafLevels<byte>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(short) => await ParquetLeafLevels<short>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ushort) => await ParquetLeafLevels<ushort>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(int) => await ParquetLeafLevels<int>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(uint) => await ParquetLeafLevels<uint>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(long) => await ParquetLeafLevels<long>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ulong) => await ParquetLeafLevels<ulong>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(Half) => await ParquetLeafLevels<Half>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(float) => await ParquetLeafLevels<float>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(double) => await ParquetLeafLevels<double>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(decimal) => await ParquetLeafLevels<decimal>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(BigDecimal) => await ParquetLeafLevels<BigDecimal>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ReadOnlyMemory<char>) => await ParquetLeafLevels<ReadOnlyMemory<char>>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(ReadOnlyMemory<byte>) => await ParquetLeafLevels<ReadOnlyMemory<byte>>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(DateTime) => await ParquetLeafLevels<DateTime>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(DateOnly) => await ParquetLeafLevels<DateOnly>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t when t == typeof(Guid) => await ParquetLeafLevels<Guid>.ReadTypedAsync(group, column, cancellationToken).ConfigureAwait(false),
-            var t => throw new InvalidOperationException($"column '{column.Name}' has values of {t.Name}, which the plan should have refused"),
-        };
+    public static ValueTask<IParquetLeafLevels> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken) =>
+        ParquetClrTypes.ReadAsync(column, new LeafRead(group, column, cancellationToken));
+
+    private sealed class LeafRead(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken) : IParquetValueRead<IParquetLeafLevels>
+    {
+        public ValueTask<IParquetLeafLevels> ReadAsync<T>()
+            where T : struct => ParquetLeafLevels<T>.ReadTypedAsync(group, column, cancellationToken);
+    }
 }
 
 /// <summary>A leaf of values of <typeparamref name="T"/>, with its levels.</summary>
