@@ -3,37 +3,62 @@ using System.Numerics;
 namespace Loader.Worker.Dispatch.Concurrency;
 
 /// <summary>
-/// What a request takes when no queue of this load's own stands before it: the lowest latency over the last few periods,
-/// kept apart for batches of 1, 2-3, 4-7, ... 64-100 rows (a full batch takes longer than a small one, queue or not).
-/// Every answer bounds it from above (a request sent among many cannot take less than one sent alone would), so a
-/// slow first request — connections opened, code compiled — cannot leave a baseline that calls every later queue
-/// normal. Only a request sent alone proves the lowest is free of this load's own queue (TCP Vegas's base RTT):
-/// <see cref="Trusted"/> says whether one did within the window, and the limiter sends a few alone when none did.
-/// Old periods fall away, so the baseline follows a service that slows as its tables grow (Azurite does, steeply; BBR's
-/// ProbeRTT). Not thread-safe: the limiter's lock guards it.
+/// What a request takes when no queue of this load's own stands before it, kept apart for batches of 1, 2-3, 4-7, ...
+/// 64-100 rows (a full batch takes longer than a small one, queue or not). Two parts:
+/// <list type="bullet">
+/// <item>the lowest latency over the last few periods: every answer bounds it from above (a request sent among many
+/// cannot take less than one sent alone would), so a slow first request — connections opened, code compiled — cannot
+/// leave a baseline that calls every later queue normal; old periods fall away, so it follows a service that slows as its
+/// tables grow (Azurite does, steeply; BBR's ProbeRTT);</item>
+/// <item>times the service's own noise: how far above that lowest the last few requests sent alone took (the median of
+/// their ratios). The lowest of thousands of answers is the far tail of a noisy service's latency, and a round's median
+/// against it would read noise as a queue and hold the limit at a few slots on a service that takes many.</item>
+/// </list>
+/// Only a request sent alone proves what no queue costs (TCP Vegas's base RTT): <see cref="Trusted"/> says whether one
+/// did within the window, and the limiter sends a few alone when none did. Not thread-safe: the limiter's lock guards it.
 /// </summary>
 internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period, int periods)
 {
     private const int SizeClasses = 8;
 
+    /// <summary>How many of the latest requests sent alone measure the noise: a probe's three and the one before.</summary>
+    private const int AloneKept = 5;
+
+    /// <summary>The most the noise may raise the baseline: a request sent alone that was slow for reasons of its own (the load's first, compiling code on both sides) must not hide a queue for long.</summary>
+    private const double MostNoise = 10.0;
+
     private readonly long _started = timeProvider.GetTimestamp();
     private readonly double[,] _lowest = Empty(periods);
-    private readonly long[] _aloneInPeriod = new long[periods];
+    private readonly AloneAnswer[] _alone = new AloneAnswer[AloneKept];
+    private readonly double[] _noiseScratch = new double[AloneKept];
+    private int _aloneCount;
+    private bool _answered;
     private long _period;
 
-    /// <summary>Whether a request sent alone was answered within the window: the baseline then holds no queue of this load's own.</summary>
+    /// <summary>
+    /// Whether a request sent alone was answered within the window, the load's first answer aside (slow for reasons of its
+    /// own): the baseline then holds no queue of this load's own, and the service's noise is known.
+    /// </summary>
     public bool Trusted
     {
         get
         {
             MoveToCurrentPeriod();
-            return _aloneInPeriod.Any(count => count > 0);
+            foreach (var answer in _alone.AsSpan(0, Math.Min(_aloneCount, AloneKept)))
+            {
+                if (_period - answer.Period < periods)
+                {
+                    return true;
+                }
+            }
+
+            return false;
         }
     }
 
     /// <summary>
     /// Takes in a served request's latency (<paramref name="alone"/>: no other request of this load was in flight when it
-    /// went); returns how many times its baseline it took (at least 1).
+    /// went); returns how many times its baseline it took (below 1 for an answer faster than the service's typical).
     /// </summary>
     public double Add(int rows, TimeSpan latency, bool alone)
     {
@@ -46,21 +71,51 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
             _lowest[size, slot] = milliseconds;
         }
 
-        if (alone)
+        if (alone && _answered)
         {
-            _aloneInPeriod[slot]++;
+            _alone[_aloneCount++ % AloneKept] = new AloneAnswer(milliseconds, size, _period);
         }
 
-        var baseline = double.PositiveInfinity;
+        _answered = true;
+
+        return milliseconds / Math.Max(Lowest(size) * Noise(), 0.001);
+    }
+
+    private double Lowest(int size)
+    {
+        var lowest = double.PositiveInfinity;
         for (var p = 0; p < periods; p++)
         {
-            if (_lowest[size, p] < baseline)
+            if (_lowest[size, p] < lowest)
             {
-                baseline = _lowest[size, p];
+                lowest = _lowest[size, p];
             }
         }
 
-        return milliseconds / Math.Max(baseline, 0.001);
+        return lowest;
+    }
+
+    /// <summary>The median of how many times their size's lowest the latest requests sent alone within the window took (1 with none).</summary>
+    private double Noise()
+    {
+        var count = 0;
+        foreach (var answer in _alone.AsSpan(0, Math.Min(_aloneCount, AloneKept)))
+        {
+            if (_period - answer.Period < periods)
+            {
+                _noiseScratch[count++] = answer.Milliseconds / Math.Max(Lowest(answer.Size), 0.001);
+            }
+        }
+
+        if (count == 0)
+        {
+            return 1;
+        }
+
+        var ratios = _noiseScratch.AsSpan(0, count);
+        ratios.Sort();
+        var median = count % 2 == 1 ? ratios[count / 2] : (ratios[(count / 2) - 1] + ratios[count / 2]) / 2;
+        return Math.Clamp(median, 1, MostNoise);
     }
 
     private void MoveToCurrentPeriod()
@@ -77,7 +132,6 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 
     private void Clear(int slot)
     {
-        _aloneInPeriod[slot] = 0;
         for (var size = 0; size < SizeClasses; size++)
         {
             _lowest[size, slot] = double.NaN;
@@ -99,4 +153,6 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 
         return lowest;
     }
+
+    private readonly record struct AloneAnswer(double Milliseconds, int Size, long Period);
 }

@@ -28,15 +28,18 @@ namespace Loader.Worker.Dispatch.Concurrency;
 internal sealed class VegasRule : IConcurrencyRule
 {
     /// <summary>Below this many requests queued at the service, the limit grows.</summary>
-    /// <remarks>Lower, latency noise read as a queue holds the limit at one too often, and throughput with it.</remarks>
-    public const double QueueLow = 1.0;
+    /// <remarks>
+    /// Against a service of one worker two requests in flight read as just under one queued (the network's share of the
+    /// latency is no queue), so a threshold of one would add a third request that only waits.
+    /// </remarks>
+    public const double QueueLow = 0.5;
 
     /// <summary>Above this many requests queued at the service, the limit shrinks, by as many slots as the excess.</summary>
     /// <remarks>
     /// About one request waiting keeps a service of one worker busy; each more only adds its service time to every
     /// answer's latency.
     /// </remarks>
-    public const double QueueHigh = 2.0;
+    public const double QueueHigh = 1.5;
 
     private const double DecreaseFactor = 0.7;
 
@@ -46,6 +49,12 @@ internal sealed class VegasRule : IConcurrencyRule
     private const int ProbeAnswers = 3;
 
     public static readonly TimeSpan ProbeInterval = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// When the first probe may come: soon, since the load's first requests went out together (or alone but slow, with
+    /// connections opening and code compiling) and a short load would otherwise run its whole length on their baseline.
+    /// </summary>
+    public static readonly TimeSpan FirstProbeAfter = TimeSpan.FromSeconds(0.5);
 
     /// <summary>How long a probe may hold the limit at one before it ends regardless (a service answering in seconds).</summary>
     private static readonly TimeSpan s_probeTimeLimit = TimeSpan.FromSeconds(5);
@@ -71,7 +80,7 @@ internal sealed class VegasRule : IConcurrencyRule
         _time = timeProvider;
         _baseline = new LatencyBaseline(_time, ProbeInterval, periods: 3);
         var now = _time.GetTimestamp();
-        _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
+        _nextProbe = now + (long)(FirstProbeAfter.TotalSeconds * _time.TimestampFrequency);
         _answersSinceDecrease = _limit;
     }
 
