@@ -10,6 +10,13 @@ internal sealed class DispatchControls : IDisposable
     /// <summary>How far back throttles from other partitions count as the same episode of pushback.</summary>
     private static readonly TimeSpan s_throttleWindow = TimeSpan.FromSeconds(5);
 
+    /// <summary>
+    /// Where the adaptive limit starts: one request served and one waiting, enough for a service of one worker; a service
+    /// that takes more is climbed to in a few rounds, while a start above the knee makes the load's first answers its
+    /// slowest (service and client still cold).
+    /// </summary>
+    internal const int InitialAdaptiveLimit = 2;
+
     public DispatchControls(LoaderOptions options, TimeProvider timeProvider)
     {
         var adaptive = options.Concurrency == ConcurrencyMode.Adaptive;
@@ -17,7 +24,7 @@ internal sealed class DispatchControls : IDisposable
         Signal = new ThrottleSignal(timeProvider, s_throttleWindow);
         if (adaptive)
         {
-            Limiter = new AdaptiveConcurrencyLimiter(Math.Min(4, options.MaxParallelBatches), 1, options.MaxParallelBatches, Timeline, timeProvider);
+            Limiter = new AdaptiveConcurrencyLimiter(Math.Min(InitialAdaptiveLimit, options.MaxParallelBatches), 1, options.MaxParallelBatches, Timeline, timeProvider);
         }
         else
         {

@@ -81,14 +81,22 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
         return milliseconds / Math.Max(Lowest(size) * Noise(), 0.001);
     }
 
+    /// <summary>
+    /// The lowest latency of a batch of this size class, or of any larger one: a smaller batch takes no longer alone, and
+    /// a size seen only among many requests (the small batches a load's end flushes) would otherwise measure its lowest
+    /// from inside the queue and call it none.
+    /// </summary>
     private double Lowest(int size)
     {
         var lowest = double.PositiveInfinity;
-        for (var p = 0; p < periods; p++)
+        for (var s = size; s < SizeClasses; s++)
         {
-            if (_lowest[size, p] < lowest)
+            for (var p = 0; p < periods; p++)
             {
-                lowest = _lowest[size, p];
+                if (_lowest[s, p] < lowest)
+                {
+                    lowest = _lowest[s, p];
+                }
             }
         }
 
