@@ -29,6 +29,7 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 
     private readonly long _started = timeProvider.GetTimestamp();
     private readonly double[,] _lowest = Empty(periods);
+    private readonly bool[,] _aloneIn = new bool[SizeClasses, periods];
     private readonly AloneAnswer[] _alone = new AloneAnswer[AloneKept];
     private readonly double[] _noiseScratch = new double[AloneKept];
     private int _aloneCount;
@@ -58,9 +59,11 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 
     /// <summary>
     /// Takes in a served request's latency (<paramref name="alone"/>: no other request of this load was in flight when it
-    /// went); returns how many times its baseline it took (below 1 for an answer faster than the service's typical).
+    /// went); returns how many times its baseline it took (below 1 for an answer faster than the service's typical), or
+    /// null while no request of its size went alone within the window: its lowest may then hold the load's own queue (the
+    /// small batches a load's end flushes, measured only among many, would read a queue as none).
     /// </summary>
-    public double Add(int rows, TimeSpan latency, bool alone)
+    public double? Add(int rows, TimeSpan latency, bool alone)
     {
         MoveToCurrentPeriod();
         var size = SizeClass(Math.Max(1, rows));
@@ -74,29 +77,39 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
         if (alone && _answered)
         {
             _alone[_aloneCount++ % AloneKept] = new AloneAnswer(milliseconds, size, _period);
+            _aloneIn[size, slot] = true;
         }
 
         _answered = true;
+        if (!WentAlone(size))
+        {
+            return null;
+        }
 
         return milliseconds / Math.Max(Lowest(size) * Noise(), 0.001);
     }
 
-    /// <summary>
-    /// The lowest latency of a batch of this size class, or of any larger one: a smaller batch takes no longer alone, and
-    /// a size seen only among many requests (the small batches a load's end flushes) would otherwise measure its lowest
-    /// from inside the queue and call it none.
-    /// </summary>
+    private bool WentAlone(int size)
+    {
+        for (var p = 0; p < periods; p++)
+        {
+            if (_aloneIn[size, p])
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     private double Lowest(int size)
     {
         var lowest = double.PositiveInfinity;
-        for (var s = size; s < SizeClasses; s++)
+        for (var p = 0; p < periods; p++)
         {
-            for (var p = 0; p < periods; p++)
+            if (_lowest[size, p] < lowest)
             {
-                if (_lowest[s, p] < lowest)
-                {
-                    lowest = _lowest[s, p];
-                }
+                lowest = _lowest[size, p];
             }
         }
 
@@ -142,6 +155,7 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
     {
         for (var size = 0; size < SizeClasses; size++)
         {
+            _aloneIn[size, slot] = false;
             _lowest[size, slot] = double.NaN;
         }
     }

@@ -16,9 +16,10 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// queue, adding latency and no throughput (as on a service of one worker, such as Azurite). A service that takes more
 /// in parallel answers as fast with more in flight, so the limit climbs to the maximum there.</item>
 /// </list>
-/// The baseline is the lowest latency seen (<see cref="LatencyBaseline"/>), proven free of this load's own queue by
-/// requests sent alone: the first of the load, and probes — the limit held at one for a few answers — every
-/// <see cref="ProbeInterval"/> while a queue is seen or no request went alone within the baseline's window, since a
+/// The baseline (<see cref="LatencyBaseline"/>) is the lowest latency seen times the service's noise, proven free of this
+/// load's own queue by requests sent alone: probes — the limit held at one for a few answers — <see cref="FirstProbeAfter"/>
+/// into the load, then every <see cref="ProbeInterval"/> while a queue is seen, no request went alone within the
+/// baseline's window, or answers came of a size none went alone for (whose latency then decides nothing), since a
 /// service that slows as its tables grow would otherwise leave the baseline behind (BBR's ProbeRTT), and a baseline
 /// taken among many requests would call their queue normal and let the limit climb past the knee.
 /// Written here because no library on the team's mirror adapts concurrency to latency (Polly and
@@ -66,6 +67,8 @@ internal sealed class VegasRule : IConcurrencyRule
     private readonly List<double> _roundRatios = [];
     private int _limit;
     private int _served;
+    private bool _roundUnknownSizes;
+    private bool _roundUsedLimit;
     private int _answersSinceDecrease;
     private bool _probing;
     private int _probeAnswersLeft;
@@ -122,9 +125,14 @@ internal sealed class VegasRule : IConcurrencyRule
             return;
         }
 
+        _roundUsedLimit |= attempt.InFlightAtStart >= _limit;
         if (ratio is { } r)
         {
             _roundRatios.Add(r);
+        }
+        else if (measured)
+        {
+            _roundUnknownSizes = true; // no request of its size went alone yet: its latency cannot tell a queue
         }
 
         if (++_served >= _limit)
@@ -137,6 +145,8 @@ internal sealed class VegasRule : IConcurrencyRule
     {
         _served = 0;
         _roundRatios.Clear();
+        _roundUnknownSizes = false;
+        _roundUsedLimit = false;
         if (_answersSinceDecrease >= _limit)
         {
             _limit = Math.Max(_min, (int)(_limit * DecreaseFactor));
@@ -151,7 +161,10 @@ internal sealed class VegasRule : IConcurrencyRule
         var probe = false;
         if (_roundRatios.Count == 0)
         {
-            change = 1; // an adapter that measures no latency: grow while answers are healthy, as AIMD does
+            // An adapter that measures no latency: grow while answers are healthy, as AIMD does. Answers only of sizes no
+            // request went alone for: hold, and send some alone.
+            change = _roundUnknownSizes ? 0 : 1;
+            probe = _roundUnknownSizes && now >= _nextProbe;
         }
         else
         {
@@ -161,9 +174,16 @@ internal sealed class VegasRule : IConcurrencyRule
             // Down by the whole excess at once (as Gradient2 does): a service that slowed suddenly would otherwise make
             // every answer of several rounds wait behind a queue the limiter already knows about.
             change = queued < QueueLow ? 1 : queued > QueueHigh ? -Math.Max(1, (int)(queued - QueueHigh)) : 0;
-            probe = now >= _nextProbe && (median >= QueueingRatio || !_baseline.Trusted);
+            if (change > 0 && !_roundUsedLimit)
+            {
+                change = 0; // fewer were in flight than the limit (a load's end): a short queue then proves nothing of more
+            }
+
+            probe = now >= _nextProbe && (median >= QueueingRatio || !_baseline.Trusted || _roundUnknownSizes);
         }
 
+        _roundUnknownSizes = false;
+        _roundUsedLimit = false;
         _served = 0;
         _roundRatios.Clear();
         _limit = Math.Clamp(_limit + change, _min, _max);
@@ -181,5 +201,7 @@ internal sealed class VegasRule : IConcurrencyRule
         _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
         _served = 0;
         _roundRatios.Clear();
+        _roundUnknownSizes = false;
+        _roundUsedLimit = false;
     }
 }

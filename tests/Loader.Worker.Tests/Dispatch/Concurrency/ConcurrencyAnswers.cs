@@ -15,7 +15,7 @@ internal static class ConcurrencyAnswers
         new(outcome, Rows: 100, InFlightAtStart: 1, serviceWidePushback);
 
     /// <summary>A written batch's answer after <paramref name="latency"/>, to a request sent with <paramref name="inFlight"/> in flight.</summary>
-    public static AttemptObservation Measured(TimeSpan latency, int inFlight) => new(BatchOutcome.Written(202, latency, null), 100, inFlight, false);
+    public static AttemptObservation Measured(TimeSpan latency, int inFlight, int rows = 100) => new(BatchOutcome.Written(202, latency, null), rows, inFlight, false);
 
     /// <summary>One worker behind the endpoint, as Azurite: every request in flight waits for the others.</summary>
     public static TimeSpan OneWorker(double serviceMs, int inFlight) => TimeSpan.FromMilliseconds(2 + (serviceMs * inFlight));

@@ -187,6 +187,46 @@ public sealed class VegasRuleTests
         Assert.Equal(2, limits[^1]);
     }
 
+    [Fact]
+    public void Answers_of_a_size_no_request_went_alone_for_hold_the_limit_until_a_probe_sends_one()
+    {
+        var (rule, clock) = Timed(2);
+        Play(rule, clock, 2_000, (_, n) => OneWorker(20, n));
+        var limit = rule.Decision.Limit;
+
+        // The small batches a load's end flushes, fast and never sent alone: their lowest is taken among many, with the
+        // queue in it, so their latency cannot tell a queue from none.
+        var limits = new List<int>();
+        while (!rule.Decision.Probing && limits.Count < 4_000)
+        {
+            var inFlight = rule.Decision.Slots;
+            clock.Advance(TimeSpan.FromMilliseconds(5));
+            limits.Add(rule.Observe(Measured(TimeSpan.FromMilliseconds(5), inFlight, rows: 3)).Limit);
+        }
+
+        Assert.All(limits, seen => Assert.Equal(limit, seen));
+        Assert.True(rule.Decision.Probing, "a probe should come within one probe interval"); // 10 s: 2,000 answers of 5 ms
+
+    }
+
+    [Fact]
+    public void While_fewer_are_in_flight_than_the_limit_short_latency_does_not_raise_it()
+    {
+        var (rule, clock) = Timed(2);
+        Play(rule, clock, 2_000, (_, n) => OneWorker(20, n));
+        var limit = rule.Decision.Limit;
+
+        // A load's last batches: one in flight at a time, answered as fast as with no queue.
+        var limits = new List<int>();
+        for (var i = 0; i < 200; i++)
+        {
+            clock.Advance(OneWorker(20, 1));
+            limits.Add(rule.Observe(Measured(OneWorker(20, 1), inFlight: 1)).Limit);
+        }
+
+        Assert.Equal(limit, limits.Max());
+    }
+
     [Theory]
     [InlineData(0.25)]
     [InlineData(0.5)]
