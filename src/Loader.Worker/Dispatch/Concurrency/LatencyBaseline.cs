@@ -10,8 +10,8 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// cannot take less than one sent alone would), so a slow first request — connections opened, code compiled — cannot
 /// leave a baseline that calls every later queue normal; old periods fall away, so it follows a service that slows as its
 /// tables grow (Azurite does, steeply; BBR's ProbeRTT);</item>
-/// <item>times the service's own noise: how far above that lowest the last few requests sent alone took (the median of
-/// their ratios). The lowest of thousands of answers is the far tail of a noisy service's latency, and a round's median
+/// <item>times the service's own noise: how far above the lowest of their own period the last few requests sent alone
+/// took (the median of their ratios). The lowest of thousands of answers is the far tail of a noisy service's latency, and a round's median
 /// against it would read noise as a queue and hold the limit at a few slots on a service that takes many.</item>
 /// </list>
 /// Only a request sent alone proves what no queue costs (TCP Vegas's base RTT): <see cref="Trusted"/> says whether one
@@ -21,10 +21,10 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
 {
     private const int SizeClasses = 8;
 
-    /// <summary>How many of the latest requests sent alone measure the noise: a probe's three and the one before.</summary>
+    /// <summary>How many of the latest requests sent alone measure the noise: the last probe's three and two before.</summary>
     private const int AloneKept = 5;
 
-    /// <summary>The most the noise may raise the baseline: a request sent alone that was slow for reasons of its own (the load's first, compiling code on both sides) must not hide a queue for long.</summary>
+    /// <summary>The most the noise may raise the baseline: requests sent alone into a stall of the service must not hide a queue for long.</summary>
     private const double MostNoise = 10.0;
 
     private readonly long _started = timeProvider.GetTimestamp();
@@ -102,14 +102,16 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
         return false;
     }
 
+    /// <summary>The lowest of the current period and the one before: recent enough to follow a service that slows, and to match the noise measured within a period.</summary>
     private double Lowest(int size)
     {
         var lowest = double.PositiveInfinity;
-        for (var p = 0; p < periods; p++)
+        for (var back = 0; back < Math.Min(2, periods); back++)
         {
-            if (_lowest[size, p] < lowest)
+            var value = _lowest[size, (int)((_period - back + periods) % periods)];
+            if (value < lowest)
             {
-                lowest = _lowest[size, p];
+                lowest = value;
             }
         }
 
@@ -124,7 +126,9 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
         {
             if (_period - answer.Period < periods)
             {
-                _noiseScratch[count++] = answer.Milliseconds / Math.Max(Lowest(answer.Size), 0.001);
+                // Against the lowest of its own period, not the window's: a service that slows as its tables grow would
+                // otherwise pass its slowing off as noise.
+                _noiseScratch[count++] = answer.Milliseconds / Math.Max(_lowest[answer.Size, (int)(answer.Period % periods)], 0.001);
             }
         }
 
