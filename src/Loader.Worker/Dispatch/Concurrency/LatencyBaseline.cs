@@ -6,7 +6,7 @@ namespace Loader.Worker.Dispatch.Concurrency;
 /// What a request takes when no queue of this load's own stands before it, kept apart for batches of 1, 2-3, 4-7, ...
 /// 64-100 rows (a full batch takes longer than a small one, queue or not). Two parts:
 /// <list type="bullet">
-/// <item>the lowest latency over the last few periods: every answer bounds it from above (a request sent among many
+/// <item>the lowest latency over the current period and the one before: every answer bounds it from above (a request sent among many
 /// cannot take less than one sent alone would), so a slow first request — connections opened, code compiled — cannot
 /// leave a baseline that calls every later queue normal; old periods fall away, so it follows a service that slows as its
 /// tables grow (Azurite does, steeply; BBR's ProbeRTT);</item>

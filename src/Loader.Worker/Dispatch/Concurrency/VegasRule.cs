@@ -174,9 +174,12 @@ internal sealed class VegasRule : IConcurrencyRule
             // Down by the whole excess at once (as Gradient2 does): a service that slowed suddenly would otherwise make
             // every answer of several rounds wait behind a queue the limiter already knows about.
             change = queued < QueueLow ? 1 : queued > QueueHigh ? -Math.Max(1, (int)(queued - QueueHigh)) : 0;
-            if (change > 0 && !_roundUsedLimit)
+            // No growth when fewer were in flight than the limit (a load's last batches: a short queue then proves nothing
+            // of more), or when most of the round's answers were of sizes none went alone for (the small batches a load's
+            // end flushes): a median of so few is noise.
+            if (change > 0 && (!_roundUsedLimit || _roundRatios.Count * 2 <= _limit))
             {
-                change = 0; // fewer were in flight than the limit (a load's end): a short queue then proves nothing of more
+                change = 0;
             }
 
             probe = now >= _nextProbe && (median >= QueueingRatio || !_baseline.Trusted || _roundUnknownSizes);

@@ -210,6 +210,27 @@ public sealed class VegasRuleTests
     }
 
     [Fact]
+    public void A_round_mostly_of_sizes_none_went_alone_for_does_not_raise_the_limit_on_the_few_it_can_measure()
+    {
+        var (rule, clock) = Timed(2);
+        Play(rule, clock, 2_000, (_, n) => OneWorker(20, n));
+        var limit = rule.Decision.Limit;
+
+        // The flush at a load's end: small batches never sent alone, and now and then a full one answered fast.
+        var limits = new List<int>();
+        for (var i = 0; i < 200 && !rule.Decision.Probing; i++)
+        {
+            var inFlight = rule.Decision.Slots;
+            var full = i % 4 == 0;
+            var took = full ? OneWorker(20, 1) : TimeSpan.FromMilliseconds(5);
+            clock.Advance(took / inFlight);
+            limits.Add(rule.Observe(Measured(took, inFlight, rows: full ? 100 : 3)).Limit);
+        }
+
+        Assert.Equal(limit, limits.Max());
+    }
+
+    [Fact]
     public void While_fewer_are_in_flight_than_the_limit_short_latency_does_not_raise_it()
     {
         var (rule, clock) = Timed(2);
