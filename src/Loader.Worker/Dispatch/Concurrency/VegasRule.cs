@@ -143,10 +143,7 @@ internal sealed class VegasRule : IConcurrencyRule
 
     private void PushedBack()
     {
-        _served = 0;
-        _roundRatios.Clear();
-        _roundUnknownSizes = false;
-        _roundUsedLimit = false;
+        StartRound();
         if (_answersSinceDecrease >= _limit)
         {
             _limit = Math.Max(_min, (int)(_limit * DecreaseFactor));
@@ -185,10 +182,7 @@ internal sealed class VegasRule : IConcurrencyRule
             probe = now >= _nextProbe && (median >= QueueingRatio || !_baseline.Trusted || _roundUnknownSizes);
         }
 
-        _roundUnknownSizes = false;
-        _roundUsedLimit = false;
-        _served = 0;
-        _roundRatios.Clear();
+        StartRound();
         _limit = Math.Clamp(_limit + change, _min, _max);
         if (probe && _limit > 1)
         {
@@ -202,6 +196,11 @@ internal sealed class VegasRule : IConcurrencyRule
     {
         _probing = false;
         _nextProbe = now + (long)(ProbeInterval.TotalSeconds * _time.TimestampFrequency);
+        StartRound();
+    }
+
+    private void StartRound()
+    {
         _served = 0;
         _roundRatios.Clear();
         _roundUnknownSizes = false;
