@@ -45,9 +45,9 @@ internal sealed class LatencyBaseline(TimeProvider timeProvider, TimeSpan period
         get
         {
             MoveToCurrentPeriod();
-            foreach (var answer in _alone.AsSpan(0, Math.Min(_aloneCount, AloneKept)))
+            for (var size = 0; size < SizeClasses; size++)
             {
-                if (_period - answer.Period < periods)
+                if (WentAlone(size))
                 {
                     return true;
                 }
