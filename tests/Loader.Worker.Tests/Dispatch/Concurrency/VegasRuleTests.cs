@@ -187,12 +187,18 @@ public sealed class VegasRuleTests
         Assert.Equal(2, limits[^1]);
     }
 
-    [Fact]
-    public void Answers_of_a_size_no_request_went_alone_for_hold_the_limit_until_a_probe_sends_one()
+    /// <summary>A rule that has answered long enough against a service of one worker (full batches) to know its baseline and settle.</summary>
+    private static (VegasRule Rule, FakeTimeProvider Clock, int Limit) SettledAgainstOneWorker()
     {
         var (rule, clock) = Timed(2);
         Play(rule, clock, 2_000, (_, n) => OneWorker(20, n));
-        var limit = rule.Decision.Limit;
+        return (rule, clock, rule.Decision.Limit);
+    }
+
+    [Fact]
+    public void Answers_of_a_size_no_request_went_alone_for_hold_the_limit_until_a_probe_sends_one()
+    {
+        var (rule, clock, limit) = SettledAgainstOneWorker();
 
         // The small batches a load's end flushes, fast and never sent alone: their lowest is taken among many, with the
         // queue in it, so their latency cannot tell a queue from none.
@@ -206,15 +212,12 @@ public sealed class VegasRuleTests
 
         Assert.All(limits, seen => Assert.Equal(limit, seen));
         Assert.True(rule.Decision.Probing, "a probe should come within one probe interval"); // 10 s: 2,000 answers of 5 ms
-
     }
 
     [Fact]
     public void A_round_mostly_of_sizes_none_went_alone_for_does_not_raise_the_limit_on_the_few_it_can_measure()
     {
-        var (rule, clock) = Timed(2);
-        Play(rule, clock, 2_000, (_, n) => OneWorker(20, n));
-        var limit = rule.Decision.Limit;
+        var (rule, clock, limit) = SettledAgainstOneWorker();
 
         // The flush at a load's end: small batches never sent alone, and now and then a full one answered fast.
         var limits = new List<int>();
@@ -233,9 +236,7 @@ public sealed class VegasRuleTests
     [Fact]
     public void While_fewer_are_in_flight_than_the_limit_short_latency_does_not_raise_it()
     {
-        var (rule, clock) = Timed(2);
-        Play(rule, clock, 2_000, (_, n) => OneWorker(20, n));
-        var limit = rule.Decision.Limit;
+        var (rule, clock, limit) = SettledAgainstOneWorker();
 
         // A load's last batches: one in flight at a time, answered as fast as with no queue.
         var limits = new List<int>();
