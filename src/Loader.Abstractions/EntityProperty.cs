@@ -26,26 +26,9 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
 
     public string Name => Registered.Text;
 
-    private PropertyName Registered => _reference switch
-    {
-        string => PropertyName.ById((int)_bits),
-        PropertyName.TypeTag tag => tag.Name,
-        NamedString text => text.Name,
-        NamedGuid guid => guid.Name,
-        NamedJson json => json.Name,
-        NamedBinary binary => binary.Name,
-        _ => throw new InvalidOperationException("an uninitialized property has no name"),
-    };
+    private PropertyName Registered => _reference is string ? PropertyName.ById((int)_bits) : Tag("name").Name;
 
-    public ColumnType Type => _reference switch
-    {
-        string or NamedString => ColumnType.String,
-        PropertyName.TypeTag tag => tag.Type,
-        NamedGuid => ColumnType.Guid,
-        NamedJson => ColumnType.Json,
-        NamedBinary => ColumnType.Binary,
-        _ => throw new InvalidOperationException("an uninitialized property has no type"),
-    };
+    public ColumnType Type => _reference is string ? ColumnType.String : Tag("type").Type;
 
     /// <summary>The value as an object (boxed): for diagnostics and tests, not for hot paths.</summary>
     public object Value => Type switch
@@ -121,6 +104,11 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
         ColumnType.Binary => FromBinary(name, (byte[])value),
         _ => throw new ArgumentOutOfRangeException(nameof(type), type, "unknown column type"),
     };
+
+    // Every reference but a registered name's string is a tag (the factories make no other): one type test, then a field.
+    private PropertyTag Tag(string what) => _reference is not null
+        ? System.Runtime.CompilerServices.Unsafe.As<PropertyTag>(_reference)
+        : throw new InvalidOperationException($"an uninitialized property has no {what}");
 
     public string AsString()
     {
@@ -201,14 +189,14 @@ public readonly struct EntityProperty : IEquatable<EntityProperty>
 
     public override string ToString() => string.Create(CultureInfo.InvariantCulture, $"{Name}: {Type} = {Value}");
 
-    private sealed record NamedString(PropertyName Name, string Value);
+    private sealed record NamedString(PropertyName Name, string Value) : PropertyTag(Name, ColumnType.String);
 
-    private sealed record NamedGuid(PropertyName Name, Guid Value);
+    private sealed record NamedGuid(PropertyName Name, Guid Value) : PropertyTag(Name, ColumnType.Guid);
 
-    private sealed record NamedJson(PropertyName Name, string Json);
+    private sealed record NamedJson(PropertyName Name, string Json) : PropertyTag(Name, ColumnType.Json);
 
     // Equal by the bytes, not the array, as the other types are equal by value.
-    private sealed record NamedBinary(PropertyName Name, byte[] Value)
+    private sealed record NamedBinary(PropertyName Name, byte[] Value) : PropertyTag(Name, ColumnType.Binary)
     {
         public bool Equals(NamedBinary? other) => other is not null && Name.Equals(other.Name) && Value.AsSpan().SequenceEqual(other.Value);
 

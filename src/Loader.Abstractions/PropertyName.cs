@@ -101,16 +101,5 @@ public sealed class PropertyName : IEquatable<PropertyName>
     public override string ToString() => Text;
 
     /// <summary>An inline value's name and type; equal by both, so an unregistered name's values equal a registered one's.</summary>
-    internal sealed class TypeTag(PropertyName name, ColumnType type) : IEquatable<TypeTag>
-    {
-        public PropertyName Name { get; } = name;
-
-        public ColumnType Type { get; } = type;
-
-        public bool Equals(TypeTag? other) => ReferenceEquals(this, other) || (other is not null && Type == other.Type && Name.Equals(other.Name));
-
-        public override bool Equals(object? obj) => Equals(obj as TypeTag);
-
-        public override int GetHashCode() => HashCode.Combine(Name, Type);
-    }
+    internal sealed record TypeTag(PropertyName Name, ColumnType Type) : PropertyTag(Name, Type);
 }
