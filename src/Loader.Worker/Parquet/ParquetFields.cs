@@ -4,10 +4,10 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// A row of a Parquet row group as the mapper reads it: typed fields (<see cref="IsTyped"/>), their text only for keys
+/// A row of a batch of a Parquet row group as the mapper reads it: typed fields (<see cref="IsTyped"/>), their text only for keys
 /// and conversions, the row as JSON only for a reject, and a digest of the values for the fingerprint.
 /// </summary>
-internal readonly struct ParquetFields(ParquetRowGroupData group, int row, long record, ParquetRowContext context) : IRecordFields
+internal readonly struct ParquetFields(ParquetRowBatch group, int row, long record, ParquetRowContext context) : IRecordFields
 {
     public RowOrigin Origin => new(record, record);
 
@@ -32,7 +32,7 @@ internal readonly struct ParquetFields(ParquetRowGroupData group, int row, long 
     {
         var cell = group.Cell(field, row);
         return cell.Problem is { } problem
-            ? TypedField.Refused(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"row group {group.Index + 1}, row {row + 1}: {problem}"))
+            ? TypedField.Refused($"{group.Describe(row)}: {problem}")
             : cell;
     }
 

@@ -2,26 +2,38 @@ using System.Globalization;
 using Loader.Worker.Inputs.Compression;
 using Loader.Worker.Records;
 using Parquet;
+using Parquet.Schema;
 using LibraryOptions = Parquet.ParquetOptions;
+using PageReader = ParquetSharp.ParquetFileReader;
 
 namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// One Parquet file, opened from a seekable stream: its footer read and its columns planned at once, then its row
-/// groups read one at a time, by ranges of the stream, so no more than one row group is held. A footer that cannot be
-/// read, or a row group whose pages cannot, is a <see cref="DamagedInputException"/> naming the file and the row group:
-/// the row groups before it stand, as a compressed CSV's lines before its damage do.
+/// groups read one at a time (<see cref="OpenRowGroup"/>), by ranges of the stream, each a batch of rows at a time. Two
+/// libraries share the stream: Parquet.Net reads the footer (the schema the plan is made from, the row groups' rows and
+/// offsets) and ParquetSharp, Apache Arrow's reader, decodes the pages (a third of Parquet.Net's CPU per row, in native
+/// memory the collector never scans; docs/dependencies.md). A footer that cannot be read, or a row group whose pages
+/// cannot, is a <see cref="DamagedInputException"/> naming the file and the row group: the row groups before it stand,
+/// as a compressed CSV's lines before its damage do.
 /// </summary>
 internal sealed class ParquetFileReader : IAsyncDisposable
 {
+    private readonly ParquetSourceStream _source;
     private readonly ParquetReader _reader;
+    private readonly PageReader _pages;
     private readonly long[] _firstRecord;
-    private readonly ParquetScratch _scratch = new();
+    private readonly Dictionary<DataField, int> _leafIndex;
 
-    private ParquetFileReader(string name, ParquetReader reader, ParquetColumnPlan plan)
+    // A text column's shared strings, kept from row group to row group: the same values recur through a file.
+    private readonly Dictionary<int, ParquetTextTable> _texts = [];
+
+    private ParquetFileReader(string name, ParquetSourceStream source, ParquetReader reader, PageReader pages, ParquetSchema schema, ParquetColumnPlan plan)
     {
         Name = name;
+        _source = source;
         _reader = reader;
+        _pages = pages;
         Plan = plan;
         var groups = reader.RowGroups;
         _firstRecord = new long[groups.Count + 1];
@@ -30,6 +42,8 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         {
             _firstRecord[group + 1] = _firstRecord[group] + groups[group].RowCount;
         }
+
+        _leafIndex = LeafIndex(name, schema, pages);
     }
 
     /// <summary>The file, as messages name it.</summary>
@@ -50,26 +64,37 @@ internal sealed class ParquetFileReader : IAsyncDisposable
     public static async Task<ParquetFileReader> OpenAsync(Stream seekable, string name, ParquetDecimalMode decimals, string pathSeparator, CancellationToken cancellationToken, IReadOnlySet<string>? skipped = null)
     {
         ArgumentNullException.ThrowIfNull(seekable);
-        ParquetReader reader;
+        var source = new ParquetSourceStream(seekable);
+        ParquetReader? reader = null;
+        PageReader? pages = null;
         try
         {
-            reader = await ParquetReader.CreateAsync(seekable, ReaderOptions(), leaveStreamOpen: false, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception exception) when (IsDamage(exception, cancellationToken))
-        {
-            var length = seekable.CanSeek ? seekable.Length : 0;
-            await seekable.DisposeAsync().ConfigureAwait(false);
-            throw new DamagedInputException(name, Math.Max(0, length - 8), string.Create(CultureInfo.InvariantCulture,
-                $"'{name}' cannot be read as Parquet: its footer (the last bytes of its {length:N0}, which locate every row group) is missing or damaged ({Reason(exception)}). No row of it was read."), exception);
-        }
+            try
+            {
+                reader = await ParquetReader.CreateAsync(source, ReaderOptions(), leaveStreamOpen: true, cancellationToken).ConfigureAwait(false);
+                pages = new PageReader(source, leaveOpen: true);
+            }
+            catch (Exception exception) when (IsDamage(exception, cancellationToken))
+            {
+                source.ThrowIfFailed(); // the storage under the file failed: not damage
+                var length = source.CanSeek ? source.Length : 0;
+                throw new DamagedInputException(name, Math.Max(0, length - 8), string.Create(CultureInfo.InvariantCulture,
+                    $"'{name}' cannot be read as Parquet: its footer (the last bytes of its {length:N0}, which locate every row group) is missing or damaged ({Reason(exception)}). No row of it was read."), exception);
+            }
 
-        try
-        {
-            return new ParquetFileReader(name, reader, ParquetColumnPlan.Create(reader.Schema, name, decimals, pathSeparator, skipped));
+            // One schema for both: the plan's leaves are found among its fields by reference.
+            var schema = reader.Schema;
+            return new ParquetFileReader(name, source, reader, pages, schema, ParquetColumnPlan.Create(schema, name, decimals, pathSeparator, skipped));
         }
         catch
         {
-            await reader.DisposeAsync().ConfigureAwait(false);
+            pages?.Dispose();
+            if (reader is not null)
+            {
+                await reader.DisposeAsync().ConfigureAwait(false);
+            }
+
+            await source.DisposeAsync().ConfigureAwait(false);
             throw;
         }
     }
@@ -109,71 +134,162 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         return offsets.Count > 0 ? offsets.Min() : _reader.RowGroups[group].RowGroup.FileOffset ?? 0;
     }
 
-    /// <summary>
-    /// Bytes the largest row group's columns hold once read, and its largest column's: what a read budget must allow for
-    /// this file's next row group to be read while the last of one is mapped.
-    /// </summary>
-    public long ReadAheadBytes()
+    /// <summary>Opens row group <paramref name="group"/> (0-based) at its first row; throws <see cref="DamagedInputException"/> naming it when its columns cannot be read.</summary>
+    public ParquetRowGroupCursor OpenRowGroup(int group)
     {
-        var most = 0L;
-        for (var group = 0; group < RowGroupCount; group++)
-        {
-            var rows = _firstRecord[group + 1] - _firstRecord[group];
-            var columns = Plan.Columns.Select(column => ParquetColumnChunk.EstimateBytes(column, rows)).ToList();
-            most = Math.Max(most, columns.Sum() + columns.DefaultIfEmpty().Max());
-        }
-
-        return most;
-    }
-
-    /// <summary>Reads row group <paramref name="group"/> (0-based) whole; throws <see cref="DamagedInputException"/> naming it when its pages cannot be read.</summary>
-    public Task<ParquetRowGroupData> ReadRowGroupAsync(int group, CancellationToken cancellationToken) =>
-        ReadRowGroupAsync(group, budget: null, wait: false, cancellationToken);
-
-    /// <summary>
-    /// Reads row group <paramref name="group"/> (0-based) whole, its columns' bytes counted in <paramref name="budget"/>;
-    /// when <paramref name="wait"/>, each column only once the budget has room for it (a read ahead, while the rows of
-    /// the group before are mapped and given back). Throws <see cref="DamagedInputException"/> naming the group when its
-    /// pages cannot be read.
-    /// </summary>
-    public async Task<ParquetRowGroupData> ReadRowGroupAsync(int group, ParquetReadBudget? budget, bool wait, CancellationToken cancellationToken)
-    {
-        var reader = _reader.OpenRowGroupReader(group);
-        var columns = new List<ParquetColumnChunk>(Plan.Columns.Count);
+        var rows = checked((int)(_firstRecord[group + 1] - _firstRecord[group]));
+        var column = 0;
+        var columns = new List<ParquetColumnCursor>(Plan.Columns.Count);
+        ParquetSharp.RowGroupReader? reader = null;
         try
         {
-            foreach (var column in Plan.Columns)
+            reader = _pages.RowGroup(group);
+            for (; column < Plan.Columns.Count; column++)
             {
-                if (budget is not null && wait)
-                {
-                    // Blocking, not awaited: the read ahead's own thread waits, so the decoding after it stays on that thread
-                    // rather than going on on a pool thread beside the mapping's (each thread would keep its own share of
-                    // the library's pooled page buffers).
-                    budget.WaitForRoomAsync(ParquetColumnChunk.EstimateBytes(column, reader.RowCount), cancellationToken).GetAwaiter().GetResult();
-                }
-
-                var chunk = await ParquetColumnChunk.ReadAsync(reader, column, _scratch, cancellationToken).ConfigureAwait(false);
-                columns.Add(chunk);
-                budget?.Hold(chunk.HeldBytes);
+                columns.Add(Cursor(reader, Plan.Columns[column], rows));
             }
 
-            return new ParquetRowGroupData(group, _firstRecord[group], checked((int)reader.RowCount), [.. columns], budget);
+            return new ParquetRowGroupCursor(this, group, rows, reader, [.. columns]);
         }
-        catch (Exception exception) when (IsDamage(exception, cancellationToken))
+        catch (Exception exception)
         {
-            ParquetRowGroupData.Release(columns, budget);
-            var column = Plan.Columns[columns.Count].Name;
-            throw new DamagedInputException(Name, OffsetOf(group), string.Create(CultureInfo.InvariantCulture,
-                $"'{Name}' row group {group + 1} of {RowGroupCount} (rows {_firstRecord[group]:N0} to {_firstRecord[group + 1] - 1:N0}) cannot be read: column '{column}' is damaged ({Reason(exception)}). The row groups before it were read."), exception);
-        }
-        catch
-        {
-            ParquetRowGroupData.Release(columns, budget);
+            foreach (var opened in columns)
+            {
+                opened.Dispose();
+            }
+
+            reader?.Dispose();
+            ThrowFailure(group, Math.Min(column, Plan.Columns.Count - 1), exception);
             throw;
         }
     }
 
-    public ValueTask DisposeAsync() => _reader.DisposeAsync();
+    /// <summary>Reads row group <paramref name="group"/> (0-based) whole, as one batch that holds the group until disposed.</summary>
+    public ParquetRowBatch ReadRowGroup(int group)
+    {
+        var cursor = OpenRowGroup(group);
+        try
+        {
+            return cursor.Read(cursor.RowCount, owned: cursor);
+        }
+        catch
+        {
+            cursor.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Throws what a failure reading column <paramref name="column"/> of row group <paramref name="group"/> was: the
+    /// stream's own failure, or damage naming the group; returns when it was neither (a stop), for the caller to rethrow.
+    /// </summary>
+    internal void ThrowFailure(int group, int column, Exception exception)
+    {
+        _source.ThrowIfFailed();
+        if (IsDamage(exception, CancellationToken.None))
+        {
+            throw new DamagedInputException(Name, OffsetOf(group), string.Create(CultureInfo.InvariantCulture,
+                $"'{Name}' row group {group + 1} of {RowGroupCount} (rows {_firstRecord[group]:N0} to {_firstRecord[group + 1] - 1:N0}) cannot be read: column '{Plan.Columns[column].Name}' is damaged ({Reason(exception)}). The row groups before it were read."), exception);
+        }
+    }
+
+    private ParquetColumnCursor Cursor(ParquetSharp.RowGroupReader group, ParquetColumn column, int rows)
+    {
+        if (column.Unread)
+        {
+            return new ParquetUnreadCursor();
+        }
+
+        if (column.Nested is not null)
+        {
+            return new ParquetNestedCursor(column, leaf => Open(group, leaf), rows);
+        }
+
+        var (reader, type, values) = Open(group, column);
+        try
+        {
+            if (values != rows)
+            {
+                throw new InvalidDataException(string.Create(CultureInfo.InvariantCulture, $"column '{column.Name}' has {values:N0} values for {rows:N0} rows"));
+            }
+
+            return new ParquetValueCursor(reader, type, Texts(type.Index));
+        }
+        catch
+        {
+            reader.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// The page reader of <paramref name="column"/>'s leaf in <paramref name="group"/>, with the leaf's stored type and
+    /// the values (levels, nulls included) the group holds of it, by its metadata.
+    /// </summary>
+    private (ParquetSharp.ColumnReader Reader, ParquetLeafType Leaf, long Values) Open(ParquetSharp.RowGroupReader group, ParquetColumn column)
+    {
+        var index = _leafIndex[column.Leaf];
+        var reader = group.Column(index);
+        try
+        {
+            var leaf = ParquetLeafType.Of(column, index, reader.ColumnDescriptor);
+            ParquetValueConverter.Check(leaf);
+            using var metadata = group.MetaData.GetColumnChunkMetaData(index);
+            return (reader, leaf, metadata.NumValues);
+        }
+        catch
+        {
+            reader.Dispose();
+            throw;
+        }
+    }
+
+    private ParquetTextTable Texts(int leaf)
+    {
+        if (!_texts.TryGetValue(leaf, out var table))
+        {
+            _texts[leaf] = table = new ParquetTextTable();
+        }
+
+        return table;
+    }
+
+    /// <summary>
+    /// Each leaf of the footer's schema by its place among the page reader's columns: both read the same schema in the
+    /// same order; should they differ, the file is not read rather than read into the wrong columns.
+    /// </summary>
+    private static Dictionary<DataField, int> LeafIndex(string name, ParquetSchema schema, PageReader pages)
+    {
+        var leaves = schema.GetDataFields();
+        using var metadata = pages.FileMetaData;
+        var described = metadata.Schema;
+        if (leaves.Length != described.NumColumns)
+        {
+            throw new InvalidDataException($"'{name}': the footer's schema reads as {leaves.Length} leaf columns by one reader and {described.NumColumns} by the other");
+        }
+
+        var index = new Dictionary<DataField, int>(ReferenceEqualityComparer.Instance);
+        for (var i = 0; i < leaves.Length; i++)
+        {
+            using var path = described.Column(i).Path;
+            var expected = string.Join('.', leaves[i].Path.ToList());
+            if (path.ToDotString() != expected)
+            {
+                throw new InvalidDataException($"'{name}': leaf column {i + 1} is '{expected}' by one reader and '{path.ToDotString()}' by the other");
+            }
+
+            index[leaves[i]] = i;
+        }
+
+        return index;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        _pages.Dispose();
+        await _reader.DisposeAsync().ConfigureAwait(false);
+        await _source.DisposeAsync().ConfigureAwait(false);
+    }
 
     /// <summary>How the Parquet library is asked to hand values out: every DECIMAL exact (as a big decimal), dates as dates, INT96 as timestamps, bytes as bytes.</summary>
     private static LibraryOptions ReaderOptions() => new()
@@ -184,7 +300,7 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         TreatByteArrayAsString = false,
     };
 
-    // Whatever the library throws on bytes that are not what the footer promised (its own exceptions, bad lengths,
+    // Whatever the libraries throw on bytes that are not what the footer promised (their own exceptions, bad lengths,
     // a codec's failures): damage. A cancellation, or a failure of the storage under the stream, is not.
     private static bool IsDamage(Exception exception, CancellationToken cancellationToken) =>
         !(exception is OperationCanceledException && cancellationToken.IsCancellationRequested)

@@ -1,156 +1,118 @@
-using System.Buffers;
-using Parquet;
-
 using Loader.Worker.Records;
+using ParquetSharp;
 
 namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// One leaf of a list or map column of one row group, read whole: its values with their definition and repetition
-/// levels, indexed by row, from which <see cref="ParquetNestedChunk"/> assembles each row's JSON.
+/// levels, indexed by row, from which <see cref="ParquetNestedCursor"/> assembles each row's JSON.
 /// </summary>
-internal static class ParquetLeafLevels
+internal sealed class ParquetLeafLevels : IDisposable
 {
-    /// <summary>Reads leaf <paramref name="column"/> of <paramref name="group"/>.</summary>
-    public static ValueTask<IParquetLeafLevels> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken) =>
-        ParquetClrTypes.ReadAsync(column, new LeafRead(group, column, cancellationToken));
-
-    private sealed class LeafRead(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken) : IParquetValueRead<IParquetLeafLevels>
-    {
-        public ValueTask<IParquetLeafLevels> ReadAsync<T>()
-            where T : struct => ParquetLeafLevels<T>.ReadTypedAsync(group, column, cancellationToken);
-    }
-}
-
-/// <summary>A leaf of values of <typeparamref name="T"/>, with its levels.</summary>
-internal sealed class ParquetLeafLevels<T> : IParquetLeafLevels
-    where T : struct
-{
-    private readonly ParquetColumn _column;
-    private readonly T[] _values;
-    private readonly int[]? _definitions;
-    private readonly int[]? _repetitions;
-
-    // Where each row's entries start among the levels.
-    private readonly int[] _rowIndex;
+    private readonly ColumnReader _reader;
+    private readonly ParquetLeafType _leaf;
+    private readonly ParquetLeafValues _values;
+    private readonly short[] _definitions;
+    private readonly short[] _repetitions;
     private readonly int _rows;
-    private readonly int _levelCount;
 
-    // Where each row's values start among the values (a null or empty entry has none).
-    private int[]? _listValueStart;
+    // Where each row's entries start among the levels, and its values among the values (a null or empty entry has none).
+    private readonly int[] _rowStart;
+    private readonly int[] _valueStart;
 
-    private ParquetLeafLevels(ParquetColumn column, T[] values, int[]? definitions, int[]? repetitions, int levelCount, int rows)
+    private ParquetLeafLevels(ColumnReader reader, ParquetLeafType leaf, int levels, int rows)
     {
-        _column = column;
-        _values = values;
-        _definitions = definitions;
-        _repetitions = repetitions;
-        _levelCount = levelCount;
+        _reader = reader;
+        _leaf = leaf;
         _rows = rows;
-        _rowIndex = ArrayPool<int>.Shared.Rent(rows + 1);
+        _values = ParquetLeafValues.For(reader, leaf, texts: null);
+        _definitions = new short[Math.Max(levels, 1)];
+        _repetitions = new short[Math.Max(levels, 1)];
+        LevelCount = _values.Read(levels, leaf.MaxDefinitionLevel > 0 ? _definitions.AsSpan(0, levels) : [], _repetitions.AsSpan(0, levels));
+        if (LevelCount != levels)
+        {
+            throw new InvalidDataException($"column '{leaf.Column.Name}' has {LevelCount:N0} entries where its metadata counts {levels:N0}");
+        }
+
+        _rowStart = new int[rows + 1];
+        _valueStart = new int[rows + 1];
         Index();
     }
 
-    public static async ValueTask<IParquetLeafLevels> ReadTypedAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken)
+    /// <summary>Reads leaf <paramref name="leaf"/> of the row group through <paramref name="reader"/>: its <paramref name="levels"/> entries, of <paramref name="rows"/> rows.</summary>
+    public static ParquetLeafLevels Read(ColumnReader reader, ParquetLeafType leaf, int levels, int rows)
     {
-        var leaf = column.Leaf;
-        var count = ParquetColumnChunk.ValueCount(group, column);
-        var rows = checked((int)group.RowCount);
-        var values = ArrayPool<T>.Shared.Rent(Math.Max(count, 1));
-        var definitions = leaf.MaxDefinitionLevel > 0 ? ArrayPool<int>.Shared.Rent(Math.Max(count, 1)) : null;
-        var repetitions = leaf.MaxRepetitionLevel > 0 ? ArrayPool<int>.Shared.Rent(Math.Max(count, 1)) : null;
-        try
+        ArgumentNullException.ThrowIfNull(reader);
+        ArgumentNullException.ThrowIfNull(leaf);
+        if (leaf.MaxRepetitionLevel == 0)
         {
-            await group.ReadRawAsync(leaf, values.AsMemory(), definitions?.AsMemory(), repetitions?.AsMemory(), cancellationToken).ConfigureAwait(false);
-            return new ParquetLeafLevels<T>(column, values, definitions, repetitions, count, rows);
+            throw new InvalidDataException($"column '{leaf.Column.Name}' is a list without repetition levels");
         }
-        catch
-        {
-            Return(values, definitions, repetitions);
-            throw;
-        }
+
+        return new ParquetLeafLevels(reader, leaf, levels, rows);
     }
 
-    public int LevelCount => _levelCount;
+    /// <summary>The entries (levels) of the row group.</summary>
+    public int LevelCount { get; }
 
-    public int RowStart(int row) => _rowIndex[row];
+    /// <summary>The first entry of <paramref name="row"/>; of the row after the last, <see cref="LevelCount"/>.</summary>
+    public int RowStart(int row) => _rowStart[row];
 
-    public int Definition(int level) => _definitions?[level] ?? _column.Leaf.MaxDefinitionLevel;
+    /// <summary>The definition level of entry <paramref name="level"/>.</summary>
+    public int Definition(int level) => _leaf.MaxDefinitionLevel > 0 ? _definitions[level] : 0;
 
-    public int Repetition(int level) => _repetitions![level];
+    /// <summary>The repetition level of entry <paramref name="level"/>.</summary>
+    public int Repetition(int level) => _repetitions[level];
 
-    public int FirstValue(int row) => _listValueStart![row];
+    /// <summary>The index among the leaf's values of the first value of <paramref name="row"/>.</summary>
+    public int FirstValue(int row) => _valueStart[row];
 
-    public TypedField Value(int value) => ParquetValueConverter.Convert(_values[value], _column);
+    /// <summary>Value <paramref name="value"/> of the leaf, converted as a single value is.</summary>
+    public TypedField Value(int value) => _values.Convert(value);
 
-    public long HeldBytes => ((long)_values.Length * System.Runtime.CompilerServices.Unsafe.SizeOf<T>())
-        + (((long)(_definitions?.Length ?? 0) + (_repetitions?.Length ?? 0) + _rowIndex.Length) * sizeof(int));
+    public void Dispose() => _reader.Dispose();
 
-    public void Dispose()
-    {
-        Return(_values, _definitions, _repetitions);
-        ArrayPool<int>.Shared.Return(_rowIndex);
-        if (_listValueStart is not null)
-        {
-            ArrayPool<int>.Shared.Return(_listValueStart);
-        }
-    }
-
-    private static void Return(T[] values, int[]? definitions, int[]? repetitions)
-    {
-        ArrayPool<T>.Shared.Return(values, clearArray: System.Runtime.CompilerServices.RuntimeHelpers.IsReferenceOrContainsReferences<T>());
-        if (definitions is not null)
-        {
-            ArrayPool<int>.Shared.Return(definitions);
-        }
-
-        if (repetitions is not null)
-        {
-            ArrayPool<int>.Shared.Return(repetitions);
-        }
-    }
-
+    // A repetition level of 0 starts a row; its entries run to the next row's start.
     private void Index()
     {
-        if (_repetitions is null)
-        {
-            throw new InvalidDataException($"column '{_column.Name}' is a list without repetition levels");
-        }
-
-        // Lists: a repetition level of 0 starts a row; the entries run to the next row's start.
         var rowAt = 0;
-        for (var level = 0; level < _levelCount; level++)
+        for (var level = 0; level < LevelCount; level++)
         {
             if (_repetitions[level] == 0)
             {
                 if (rowAt == _rows)
                 {
-                    throw new InvalidDataException($"column '{_column.Name}' has more rows than the row group's {_rows:N0}");
+                    throw new InvalidDataException($"column '{_leaf.Column.Name}' has more rows than the row group's {_rows:N0}");
                 }
 
-                _rowIndex[rowAt++] = level;
+                _rowStart[rowAt++] = level;
             }
         }
 
         if (rowAt != _rows)
         {
-            throw new InvalidDataException($"column '{_column.Name}' has {rowAt:N0} rows, not the row group's {_rows:N0}");
+            throw new InvalidDataException($"column '{_leaf.Column.Name}' has {rowAt:N0} rows, not the row group's {_rows:N0}");
         }
 
-        _rowIndex[_rows] = _levelCount;
-        _listValueStart = ArrayPool<int>.Shared.Rent(_rows + 1);
+        _rowStart[_rows] = LevelCount;
         var values = 0;
-        var maxDefinition = _column.Leaf.MaxDefinitionLevel;
+        var max = _leaf.MaxDefinitionLevel;
         for (var row = 0; row < _rows; row++)
         {
-            _listValueStart[row] = values;
-            for (var level = _rowIndex[row]; level < _rowIndex[row + 1]; level++)
+            _valueStart[row] = values;
+            for (var level = _rowStart[row]; level < _rowStart[row + 1]; level++)
             {
-                if (_definitions is null || _definitions[level] == maxDefinition)
+                if (Definition(level) == max)
                 {
                     values++;
                 }
             }
+        }
+
+        _valueStart[_rows] = values;
+        if (values != _values.Count)
+        {
+            throw new InvalidDataException($"column '{_leaf.Column.Name}' has {_values.Count:N0} values where its levels define {values:N0}");
         }
     }
 }

@@ -1,41 +1,74 @@
 using System.Buffers;
-using System.Text;
 using System.Text.Json;
 using Loader.Abstractions;
 using Loader.Worker.Records;
-using Parquet;
+using ParquetSharp;
 
 namespace Loader.Worker.Parquet;
 
 /// <summary>
 /// A list or map column of one row group (of single values, or holding structs, lists or maps at any depth): each leaf
-/// read with its definition and repetition levels, then, when a row's cell is taken, the row's JSON
-/// assembled from the leaves' entries by the schema (<see cref="ParquetNestedNode"/>): a list as an array, a struct as an
-/// object, a map as an object keyed by its keys' text; a null at any depth a null.
+/// read whole with its definition and repetition levels when the group's first rows are, then, when a row's cell is
+/// taken, the row's JSON assembled from the leaves' entries by the schema (<see cref="ParquetNestedNode"/>): a list as
+/// an array, a struct as an object, a map as an object keyed by its keys' text; a null at any depth a null. A row's
+/// entries are found by its repetition levels only once they are all read, so this column holds its row group's.
 /// </summary>
-internal sealed class ParquetNestedChunk : ParquetColumnChunk
+/// <param name="column">The column.</param>
+/// <param name="open">Opens the reader of each of its leaves, with the leaf's stored type and its values (levels) in the group.</param>
+/// <param name="rows">The row group's rows.</param>
+internal sealed class ParquetNestedCursor(ParquetColumn column, Func<ParquetColumn, (ColumnReader Reader, ParquetLeafType Leaf, long Values)> open, int rows) : ParquetColumnCursor
 {
-    private readonly ParquetColumn _column;
-    private readonly IParquetLeafLevels[] _leaves;
+    private readonly ParquetColumn _column = column;
+    private ParquetLeafLevels[]? _leaves;
 
-    private ParquetNestedChunk(ParquetColumn column, IParquetLeafLevels[] leaves)
+    // The next row of the row group to read.
+    private int _next;
+
+    public override IParquetColumnCells Read(int count)
     {
-        _column = column;
-        _leaves = leaves;
+        Load();
+        var cells = new Cells(this, _next);
+        _next += count;
+        return cells;
     }
 
-    /// <summary>Reads the leaves of nested column <paramref name="column"/> of <paramref name="group"/>.</summary>
-    public static async ValueTask<ParquetColumnChunk> ReadAsync(ParquetRowGroupReader group, ParquetColumn column, CancellationToken cancellationToken)
+    public override void Skip(int count)
     {
-        var leaves = new List<IParquetLeafLevels>(column.NestedLeaves.Count);
+        Load();
+        _next += count;
+    }
+
+    public override void Dispose()
+    {
+        foreach (var leaf in _leaves ?? [])
+        {
+            leaf.Dispose();
+        }
+    }
+
+    private void Load()
+    {
+        if (_leaves is not null)
+        {
+            return;
+        }
+
+        var leaves = new List<ParquetLeafLevels>(_column.NestedLeaves.Count);
         try
         {
-            foreach (var leaf in column.NestedLeaves)
+            foreach (var nested in _column.NestedLeaves)
             {
-                leaves.Add(await ParquetLeafLevels.ReadAsync(group, leaf, cancellationToken).ConfigureAwait(false));
+                var (reader, leaf, levels) = open(nested);
+                try
+                {
+                    leaves.Add(ParquetLeafLevels.Read(reader, leaf, checked((int)levels), rows));
+                }
+                catch
+                {
+                    reader.Dispose();
+                    throw;
+                }
             }
-
-            return new ParquetNestedChunk(column, [.. leaves]);
         }
         catch
         {
@@ -46,34 +79,28 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
 
             throw;
         }
+
+        _leaves = [.. leaves];
     }
 
-    public override long HeldBytes => _leaves.Sum(leaf => leaf.HeldBytes);
 
-    public override void Dispose()
-    {
-        foreach (var leaf in _leaves)
-        {
-            leaf.Dispose();
-        }
-    }
-
-    public override TypedField Cell(int row)
+    /// <summary>The JSON of row <paramref name="row"/> of the row group.</summary>
+    private TypedField Assemble(int row)
     {
         var root = _column.Nested!;
-        var lead = _leaves[root.FirstLeaf];
+        var lead = _leaves![root.FirstLeaf];
         if (lead.Definition(lead.RowStart(row)) < root.DefinedLevel - 1)
         {
             return TypedField.Null;
         }
 
-        var cursor = new Cursor(_leaves.Length);
+        var cursor = new Cursor(_leaves!.Length);
         try
         {
-            for (var leaf = 0; leaf < _leaves.Length; leaf++)
+            for (var leaf = 0; leaf < _leaves!.Length; leaf++)
             {
-                cursor.Entries[leaf] = _leaves[leaf].RowStart(row);
-                cursor.Values[leaf] = _leaves[leaf].FirstValue(row);
+                cursor.Entries[leaf] = _leaves![leaf].RowStart(row);
+                cursor.Values[leaf] = _leaves![leaf].FirstValue(row);
             }
 
             var buffer = new ArrayBufferWriter<byte>();
@@ -85,15 +112,15 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
                 }
             }
 
-            for (var leaf = 0; leaf < _leaves.Length; leaf++)
+            for (var leaf = 0; leaf < _leaves!.Length; leaf++)
             {
-                if (cursor.Entries[leaf] != _leaves[leaf].RowStart(row + 1))
+                if (cursor.Entries[leaf] != _leaves![leaf].RowStart(row + 1))
                 {
                     return TypedField.Refused(Misplaced(leaf));
                 }
             }
 
-            return TypedField.Of(EntityProperty.FromJson(_column.Property, Encoding.UTF8.GetString(buffer.WrittenSpan)));
+            return TypedField.Of(EntityProperty.FromJson(_column.Property, System.Text.Encoding.UTF8.GetString(buffer.WrittenSpan)));
         }
         finally
         {
@@ -105,12 +132,12 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
     private string? Write(Utf8JsonWriter writer, ParquetNestedNode node, Cursor cursor, int row)
     {
         var lead = node.FirstLeaf;
-        if (cursor.Entries[lead] >= _leaves[lead].RowStart(row + 1))
+        if (cursor.Entries[lead] >= _leaves![lead].RowStart(row + 1))
         {
             return Misplaced(lead);
         }
 
-        var definition = _leaves[lead].Definition(cursor.Entries[lead]);
+        var definition = _leaves![lead].Definition(cursor.Entries[lead]);
         switch (node.Kind)
         {
             case ParquetNestedKind.Leaf when definition < node.DefinedLevel:
@@ -118,7 +145,7 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
                 cursor.Entries[lead]++;
                 return null;
             case ParquetNestedKind.Leaf:
-                var value = _leaves[lead].Value(cursor.Values[lead]++);
+                var value = _leaves![lead].Value(cursor.Values[lead]++);
                 cursor.Entries[lead]++;
                 if (value.Problem is { } problem)
                 {
@@ -176,7 +203,7 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
         writer.WriteStartObject();
         do
         {
-            var keys = _leaves[key.FirstLeaf];
+            var keys = _leaves![key.FirstLeaf];
             if (keys.Definition(cursor.Entries[key.FirstLeaf]) < key.DefinedLevel)
             {
                 return $"column '{_column.Name}' has a map entry without a key";
@@ -214,9 +241,15 @@ internal sealed class ParquetNestedChunk : ParquetColumnChunk
     /// <summary>Whether the next entry of the node's first leaf is another element (entry) of the same list (map).</summary>
     private bool StartsAnother(ParquetNestedNode node, Cursor cursor, int row)
     {
-        var lead = _leaves[node.FirstLeaf];
+        var lead = _leaves![node.FirstLeaf];
         var entry = cursor.Entries[node.FirstLeaf];
         return entry < lead.RowStart(row + 1) && lead.Repetition(entry) == node.RepetitionLevel;
+    }
+
+    /// <summary>The cells of a batch: rows of the row group from <paramref name="first"/> on, assembled when asked (the group's levels stay read).</summary>
+    private sealed class Cells(ParquetNestedCursor cursor, int first) : IParquetColumnCells
+    {
+        public TypedField Cell(int row) => cursor.Assemble(first + row);
     }
 
     /// <summary>Where the assembly of one row stands in each leaf: its next entry (level) and its next value.</summary>

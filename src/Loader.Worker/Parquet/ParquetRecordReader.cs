@@ -6,17 +6,18 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// Reads the rows of a Parquet input, part by part (a Parquet file cannot be read as one stream with another) and row
-/// group by row group: one row group's rows are mapped on the mapping threads in order while the next one is read
-/// (<see cref="ParquetReadAhead"/>) as far as its read budget lets it, so about one is held. A range shard's
-/// part reads the row groups that start within its byte range. Resuming skips whole row groups without reading them
-/// unless the fingerprint needs their rows' digests. Records are counted through the parts; messages name a record by
-/// row group and row (and its file, when the input has several).
+/// Reads the rows of a Parquet input, part by part (a Parquet file cannot be read as one stream with another), row
+/// group by row group, and a batch of <see cref="ChunkRows"/> rows at a time: each batch decoded, then its rows mapped
+/// on the mapping threads, in order. Memory holds a batch of each column, whatever the row groups' size (a list or map
+/// column: its row group). A range shard's part reads the row groups that start within its byte range. Resuming skips
+/// whole row groups without reading them, and rows within one without decoding them, unless the fingerprint needs their
+/// rows' digests. Records are counted through the parts; messages name a record by row group and row (and its file,
+/// when the input has several).
 /// </summary>
 internal sealed class ParquetRecordReader : IRecordReader
 {
-    // Rows mapped together on the mapping threads, then handed on in order.
-    private const int ChunkRows = 4096;
+    /// <summary>Rows decoded together, then mapped together on the mapping threads and handed on in order.</summary>
+    internal const int ChunkRows = 4096;
 
     private readonly IReadOnlyList<InputPart> _parts;
     private readonly InputLineMap _lines;
@@ -28,15 +29,15 @@ internal sealed class ParquetRecordReader : IRecordReader
     // Read by Describe on the threads that reject rows while the read thread adds parts.
     private readonly Lock _layoutsLock = new();
     private readonly List<ParquetPartLayout> _layouts = [];
-    private readonly ParquetReadBudget _budget = new();
-    private readonly ParquetReadAhead _ahead;
     private int _nextPart;
     private ParquetFileReader? _file;
     private List<int> _groups = [];
     private int _nextGroup;
-    private ParquetRowGroupData? _current;
-    private int _currentRow;
+    private ParquetRowGroupCursor? _current;
+
+    // Rows handed out (mapped or skipped), and rows the decoding has passed: ahead of them by the batches decoded.
     private long _records;
+    private long _decoded;
 
     private ParquetRecordReader(IReadOnlyList<InputPart> parts, InputLineMap lines, InputProgress? progress, int bufferSize, ParquetDecimalMode decimals, string separator, IReadOnlySet<string>? skipped)
     {
@@ -47,7 +48,6 @@ internal sealed class ParquetRecordReader : IRecordReader
         _decimals = decimals;
         _separator = separator;
         _skipped = skipped;
-        _ahead = new ParquetReadAhead(_budget);
     }
 
     public IReadOnlyList<string> Columns { get; private set; } = [];
@@ -58,7 +58,7 @@ internal sealed class ParquetRecordReader : IRecordReader
     public string TextEncoding => "UTF-8";
 
     /// <summary>Rows read or passed over so far: Parquet has no lines.</summary>
-    public long LinesRead => _records;
+    public long LinesRead => Interlocked.Read(ref _records);
 
     public long MalformedSkipped => 0;
 
@@ -94,7 +94,7 @@ internal sealed class ParquetRecordReader : IRecordReader
     public long Skip(long records, RecordSequenceHash? fingerprint = null)
     {
         var skipped = 0L;
-        var digest = fingerprint is null ? null : new ParquetRowDigest();
+        var context = fingerprint is null ? null : new ParquetRowContext(Plan);
         while (skipped < records)
         {
             if (_current is null)
@@ -105,6 +105,7 @@ internal sealed class ParquetRecordReader : IRecordReader
                     PassGroup();
                     skipped += rows;
                     _records += rows;
+                    _decoded += rows;
                     continue;
                 }
 
@@ -115,16 +116,23 @@ internal sealed class ParquetRecordReader : IRecordReader
             }
 
             var group = _current!;
-            var take = (int)Math.Min(group.RowCount - _currentRow, records - skipped);
-            for (var row = _currentRow; row < _currentRow + take; row++)
+            var take = (int)Math.Min(Math.Min(group.Remaining, ChunkRows), records - skipped);
+            if (fingerprint is null)
             {
-                fingerprint?.Add(digest!.Of(group, row));
+                group.Skip(take);
+            }
+            else
+            {
+                var batch = group.Read(take);
+                for (var row = 0; row < take; row++)
+                {
+                    fingerprint.Add(context!.Digest.Of(batch, row));
+                }
             }
 
-            _currentRow += take;
-            group.ReleaseBefore(_currentRow);
             skipped += take;
             _records += take;
+            _decoded += take;
             DropGroupWhenRead();
         }
 
@@ -136,45 +144,55 @@ internal sealed class ParquetRecordReader : IRecordReader
     {
         ArgumentNullException.ThrowIfNull(map);
         var contexts = new ThreadLocal<ParquetRowContext>(() => new ParquetRowContext(Plan));
+        var decoder = new ParquetBatchDecoder(NextBatch);
         try
         {
             var results = new T[ChunkRows];
-            while (_current is not null || NextGroup())
+            while (decoder.Take() is { } batch)
             {
-                var group = _current!;
-                var first = _currentRow;
-                var count = Math.Min(ChunkRows, group.RowCount - first);
-                var firstRecord = _records + 1;
+                var count = batch.RowCount;
                 if (parallelism <= 1 || count < 64)
                 {
                     var context = contexts.Value!;
                     for (var i = 0; i < count; i++)
                     {
-                        results[i] = map.Map(new ParquetFields(group, first + i, firstRecord + i, context));
+                        results[i] = map.Map(new ParquetFields(batch, i, batch.FirstRecord + i, context));
                     }
                 }
                 else
                 {
                     Parallel.For(0, count, new ParallelOptions { MaxDegreeOfParallelism = parallelism },
-                        i => results[i] = map.Map(new ParquetFields(group, first + i, firstRecord + i, contexts.Value!)));
+                        i => results[i] = map.Map(new ParquetFields(batch, i, batch.FirstRecord + i, contexts.Value!)));
                 }
 
-                _currentRow += count;
-                group.ReleaseBefore(_currentRow);
-                _records += count;
+                Interlocked.Add(ref _records, count);
                 for (var i = 0; i < count; i++)
                 {
                     yield return new RecordResult<T>(results[i], null);
                 }
 
                 Array.Clear(results, 0, count);
-                DropGroupWhenRead();
             }
         }
         finally
         {
+            decoder.Dispose();
             contexts.Dispose();
         }
+    }
+
+    /// <summary>Decodes the next batch of rows, from the next row group (or part) when this one is read; null at the end.</summary>
+    private ParquetRowBatch? NextBatch()
+    {
+        if (_current is null && !NextGroup())
+        {
+            return null;
+        }
+
+        var batch = _current!.Read(ChunkRows);
+        _decoded += batch.RowCount;
+        DropGroupWhenRead();
+        return batch;
     }
 
     /// <summary><c>row group 2, row 17</c> (both 1-based), with the file named when the input has several.</summary>
@@ -196,7 +214,6 @@ internal sealed class ParquetRecordReader : IRecordReader
 
     public void Dispose()
     {
-        _ahead.Dispose();
         _current?.Dispose();
         _current = null;
         _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
@@ -217,15 +234,8 @@ internal sealed class ParquetRecordReader : IRecordReader
         }
 
         var index = _groups[_nextGroup++];
-        // The read stage waits here only while the group read ahead is not done yet; the next one is read as this one is mapped.
-        _current = _ahead.Take(_file, index);
-        _currentRow = 0;
+        _current = _file.OpenRowGroup(index);
         _progress?.Add((int)Math.Min(int.MaxValue, _file.StoredBytesOf(index)));
-        if (_nextGroup < _groups.Count)
-        {
-            _ahead.Start(_file, _groups[_nextGroup]);
-        }
-
         return true;
     }
 
@@ -252,14 +262,13 @@ internal sealed class ParquetRecordReader : IRecordReader
 
     private void PassGroup()
     {
-        _ahead.Discard();
         var index = _groups[_nextGroup++];
         _progress?.Add((int)Math.Min(int.MaxValue, _file!.StoredBytesOf(index)));
     }
 
     private void DropGroupWhenRead()
     {
-        if (_current is not null && _currentRow >= _current.RowCount)
+        if (_current is not null && _current.Remaining == 0)
         {
             _current.Dispose();
             _current = null;
@@ -274,12 +283,10 @@ internal sealed class ParquetRecordReader : IRecordReader
             throw new InputRefusedException($"Loader:Input '{part.Name}' is Parquet compressed as {part.Compression}: Parquet compresses inside, and is read from its footer back, so it cannot be decompressed as a stream; load the file as it was written.");
         }
 
-        _ahead.Discard();
         _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _file = null;
         var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None, _skipped).GetAwaiter().GetResult();
         _file = file;
-        _budget.AtLeast(file.ReadAheadBytes());
         if (Plan.Count > 0 && !file.Plan.Columns.Select(column => (column.Name, column.Type)).SequenceEqual(Plan.Select(column => (column.Name, column.Type))))
         {
             throw new InvalidDataException($"'{part.Name}' has other columns than the input's first file: {Describe(file.Plan.Columns)} against {Describe(Plan)}; every file of a Parquet input must have the same schema.");
@@ -291,11 +298,11 @@ internal sealed class ParquetRecordReader : IRecordReader
         var fileFirst = _groups.Count > 0 ? file.FirstRecordOf(_groups[0]) : 1;
         lock (_layoutsLock)
         {
-            _layouts.Add(new ParquetPartLayout(part.Name, _records + 1, fileFirst, file.RowGroupStarts));
+            _layouts.Add(new ParquetPartLayout(part.Name, _decoded + 1, fileFirst, file.RowGroupStarts));
         }
 
         // Rejects and verify name a row's file and its number in it by the input's line map, as they do a CSV line's.
-        _lines.PartStarts(part.Name, _records + 1, fileFirst);
+        _lines.PartStarts(part.Name, _decoded + 1, fileFirst);
     }
 
     private static string Describe(IReadOnlyList<ParquetColumn> columns) => string.Join(", ", columns.Select(column => $"{column.Name} {column.Type}"));

@@ -16,10 +16,10 @@ internal sealed class ParquetRowText(int columns)
     private readonly byte[]?[] _texts = new byte[columns][];
     private readonly int[] _lengths = new int[columns];
     private readonly bool[] _made = new bool[columns];
-    private ParquetRowGroupData? _group;
+    private ParquetRowBatch? _group;
     private int _row = -1;
 
-    public ReadOnlySpan<byte> Utf8(ParquetRowGroupData group, int row, int column)
+    public ReadOnlySpan<byte> Utf8(ParquetRowBatch group, int row, int column)
     {
         Select(group, row);
         if (!_made[column])
@@ -58,7 +58,7 @@ internal sealed class ParquetRowText(int columns)
     }
 
     /// <summary>The row as a JSON object of its columns (a null as null, a refused value as null): a reject's text.</summary>
-    public static byte[] Json(ParquetRowGroupData group, int row, IReadOnlyList<ParquetColumn> columns)
+    public static byte[] Json(ParquetRowBatch group, int row, IReadOnlyList<ParquetColumn> columns)
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(buffer))
@@ -84,7 +84,7 @@ internal sealed class ParquetRowText(int columns)
         return buffer.WrittenSpan.ToArray();
     }
 
-    private void Select(ParquetRowGroupData group, int row)
+    private void Select(ParquetRowBatch group, int row)
     {
         if (!ReferenceEquals(group, _group) || row != _row)
         {

@@ -37,7 +37,7 @@ public sealed class ParquetBlobReadTests(BlobAzuriteFixture fixture) : IClassFix
             Assert.True(opening.Sum(range => range.Length) <= 3 * bufferSize, $"opening read {opening.Sum(range => range.Length):N0} bytes in {opening.Count} ranges");
             for (var group = 0; group < reader.RowGroupCount; group++)
             {
-                using var data = await reader.ReadRowGroupAsync(group, _cancellation);
+                using var data = reader.ReadRowGroup(group);
                 rows += data.RowCount;
             }
         }

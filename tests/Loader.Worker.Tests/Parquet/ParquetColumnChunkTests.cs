@@ -32,7 +32,7 @@ public sealed class ParquetColumnChunkTests : IDisposable
     public async Task Nulls_before_between_and_after_values_stay_in_their_rows()
     {
         await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(await WriteSparseAsync()), "sparse.parquet", ParquetDecimalMode.String, ".", _cancellation);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         for (var row = 0; row < s_numbers.Length; row++)
         {
@@ -47,7 +47,7 @@ public sealed class ParquetColumnChunkTests : IDisposable
     public async Task Rows_of_the_same_text_share_one_string_however_often_it_is_asked_for()
     {
         await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(await WriteSparseAsync()), "sparse.parquet", ParquetDecimalMode.String, ".", _cancellation);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         var first = group.Cell(3, 1).Property.AsString();
         Assert.Same(first, group.Cell(3, 4).Property.AsString());
@@ -62,7 +62,7 @@ public sealed class ParquetColumnChunkTests : IDisposable
         var path = _folder.File("every.parquet");
         await ParquetTestFile.WriteEveryTypeAsync(path, rows: 6, rowGroupSize: 100, _cancellation);
         await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "every.parquet", ParquetDecimalMode.String, ".", _cancellation);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
         var context = new ParquetRowContext(reader.Plan.Columns);
 
         for (var row = 0; row < group.RowCount; row++)
@@ -86,12 +86,12 @@ public sealed class ParquetColumnChunkTests : IDisposable
     public async Task Text_past_the_distinct_values_shared_reads_back_row_by_row_with_its_nulls()
     {
         var path = _folder.File("unique.parquet");
-        var rows = ParquetStringChunk.MaxShared * 2;
+        var rows = ParquetTextTable.MaxShared * 2;
         static string? Text(int row) => row % 1000 == 7 ? null : row % 3 == 0 ? "again" : $"text {row}";
         await ParquetTestFile.WriteAsync(path, new ParquetSchema(new DataField<string>("text", nullable: true)),
             Enumerable.Range(0, rows).Select(row => new Dictionary<string, object?> { ["text"] = Text(row) }), rowGroupSize: rows, _cancellation);
         await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "unique.parquet", ParquetDecimalMode.String, ".", _cancellation);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         for (var row = 0; row < rows; row++)
         {

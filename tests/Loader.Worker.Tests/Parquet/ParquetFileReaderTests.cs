@@ -20,7 +20,7 @@ public sealed class ParquetFileReaderTests : IDisposable
     private static Task<ParquetFileReader> OpenAsync(string path, ParquetDecimalMode decimals = ParquetDecimalMode.String) =>
         ParquetFileReader.OpenAsync(File.OpenRead(path), Path.GetFileName(path), decimals, ".", TestContext.Current.CancellationToken);
 
-    private static Dictionary<string, TypedField> RowOf(ParquetFileReader reader, ParquetRowGroupData group, int row) =>
+    private static Dictionary<string, TypedField> RowOf(ParquetFileReader reader, ParquetRowBatch group, int row) =>
         reader.Plan.Columns.Select((column, index) => (column.Name, Cell: group.Cell(index, row))).ToDictionary(pair => pair.Name, pair => pair.Cell);
 
     [Fact]
@@ -41,7 +41,7 @@ public sealed class ParquetFileReaderTests : IDisposable
         Assert.Equal(3, reader.RowGroupCount);
         Assert.Equal(10, reader.RowCount);
 
-        using var group = await reader.ReadRowGroupAsync(1, _cancellation);
+        using var group = reader.ReadRowGroup(1);
         Assert.Equal(5, group.FirstRecord);
         Assert.Equal(4, group.RowCount);
         var row = RowOf(reader, group, 2); // record 7
@@ -72,7 +72,7 @@ public sealed class ParquetFileReaderTests : IDisposable
         var path = _folder.File("nulls.parquet");
         await ParquetTestFile.WriteEveryTypeAsync(path, rows: 6, rowGroupSize: 100, _cancellation);
         await using var reader = await OpenAsync(path);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         var nulls = RowOf(reader, group, 2); // record 3
         Assert.Equal(3, nulls["id"].Property.AsInt32());
@@ -103,7 +103,7 @@ public sealed class ParquetFileReaderTests : IDisposable
         }
 
         await using var reader = await OpenAsync(path);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         Assert.Equal([("id", "INT(32,signed)"), ("scores", "LIST<INT(32,signed)>"), ("s.codes", "LIST<STRING>")], reader.Plan.Columns.Select(column => (column.Name, column.ParquetType)));
         Assert.Equal("[1,2]", RowOf(reader, group, 0)["scores"].Property.AsJson());
@@ -127,7 +127,7 @@ public sealed class ParquetFileReaderTests : IDisposable
             rowGroupSize: 10, _cancellation);
 
         await using var reader = await OpenAsync(path, ParquetDecimalMode.Double);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         Assert.Equal(ColumnType.Double, Assert.Single(reader.Plan.Columns).Type);
         Assert.Equal(12.5, group.Cell(0, 0).Property.AsDouble());
@@ -142,7 +142,7 @@ public sealed class ParquetFileReaderTests : IDisposable
         var path = _folder.File("unsigned.parquet");
         await ParquetTestFile.WriteAsync(path, new ParquetSchema(new DataField<ulong>("n")), [new() { ["n"] = ulong.MaxValue }], 10, _cancellation);
         await using var reader = await OpenAsync(path);
-        using var group = await reader.ReadRowGroupAsync(0, _cancellation);
+        using var group = reader.ReadRowGroup(0);
 
         Assert.Equal("column 'n' holds 18446744073709551615, past the largest Int64 (9223372036854775807)", group.Cell(0, 0).Problem);
     }
@@ -180,15 +180,15 @@ public sealed class ParquetFileReaderTests : IDisposable
         var (corrupted, offset) = await ParquetTestFile.WriteDamagedRowGroup2Async(_folder.File("pages.parquet"), _cancellation);
         await using var reader = await OpenAsync(corrupted);
 
-        using (var first = await reader.ReadRowGroupAsync(0, _cancellation))
+        using (var first = reader.ReadRowGroup(0))
         {
             Assert.Equal(4, first.Cell(0, 3).Property.AsInt32());
         }
 
-        var failure = await Assert.ThrowsAsync<DamagedInputException>(() => reader.ReadRowGroupAsync(1, _cancellation));
+        var failure = Assert.Throws<DamagedInputException>(() => reader.ReadRowGroup(1));
         Assert.Equal(offset, failure.Offset);
         Assert.StartsWith($"'{Path.GetFileName(corrupted)}' row group 2 of 3 (rows 5 to 8) cannot be read: column 'id' is damaged (", failure.Message);
-        using var third = await reader.ReadRowGroupAsync(2, _cancellation);
+        using var third = reader.ReadRowGroup(2);
         Assert.Equal(12, third.Cell(0, 3).Property.AsInt32());
     }
 

@@ -1,0 +1,28 @@
+using Loader.Worker.Records;
+using ParquetSharp;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>A leaf's values of a fixed-size physical type (numbers, booleans, INT96 times), held as the reader decodes them.</summary>
+internal sealed class ParquetFixedValues<T>(ColumnReader<T> reader, ParquetLeafType leaf) : ParquetLeafValues
+    where T : unmanaged
+{
+    private T[] _values = new T[256];
+    private int _count;
+
+    public override int Count => _count;
+
+    public override TypedField Convert(int index) => ParquetValueConverter.Convert(_values[index], leaf);
+
+    public override void Clear() => _count = 0;
+
+    public override long Skip(long levels) => reader.Skip(levels);
+
+    protected override int ReadBatch(int levels, Span<short> definitions, Span<short> repetitions)
+    {
+        Fit(ref _values, _count + levels, _count);
+        var read = reader.ReadBatch(levels, definitions, repetitions, _values.AsSpan(_count, levels), out var values);
+        _count += (int)values;
+        return (int)read;
+    }
+}

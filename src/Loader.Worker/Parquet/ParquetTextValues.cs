@@ -1,0 +1,74 @@
+using Loader.Abstractions;
+using Loader.Worker.Records;
+using ParquetSharp;
+
+namespace Loader.Worker.Parquet;
+
+/// <summary>
+/// A single-value text column's values: each turned, as it is read, into the number of its string in the file's
+/// <see cref="ParquetTextTable"/>, or, once the table is full, kept as characters made a string only when its cell is
+/// taken. The UTF-8 of a page lives only until the next one is decoded. Invalid UTF-8 becomes U+FFFD, as the decoding
+/// of a string always did.
+/// </summary>
+internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetLeafType leaf, ParquetTextTable table) : ParquetLeafValues
+{
+    private ByteArray[] _read = new ByteArray[256];
+
+    // Per value: the number of its shared string, or for a text of its own, -1 - its place among _ownStarts.
+    private int[] _ids = new int[256];
+    private char[] _chars = new char[256];
+    private char[] _ownChars = [];
+    private int[] _ownStarts = [0];
+    private int _ownCount;
+    private int _count;
+
+    public override int Count => _count;
+
+    public override TypedField Convert(int index)
+    {
+        var id = _ids[index];
+        if (id >= 0)
+        {
+            return TypedField.Of(EntityProperty.FromString(leaf.Column.Property, table[id]));
+        }
+
+        var own = -1 - id;
+        return TypedField.Of(EntityProperty.FromString(leaf.Column.Property, new string(_ownChars, _ownStarts[own], _ownStarts[own + 1] - _ownStarts[own])));
+    }
+
+    public override void Clear()
+    {
+        _count = 0;
+        _ownCount = 0;
+    }
+
+    public override long Skip(long levels) => reader.Skip(levels);
+
+    protected override int ReadBatch(int levels, Span<short> definitions, Span<short> repetitions)
+    {
+        Fit(ref _read, levels, 0);
+        var read = reader.ReadBatch(levels, definitions, repetitions, _read.AsSpan(0, levels), out var values);
+        Fit(ref _ids, _count + (int)values, _count);
+        for (var i = 0; i < values; i++)
+        {
+            var utf8 = ParquetNativeBytes.Of(_read[i]);
+            var id = table.IdOf(utf8);
+            _ids[_count++] = id >= 0 ? id : -1 - Own(utf8);
+        }
+
+        return (int)read;
+    }
+
+    /// <summary>Keeps a text the table has no room for; its place among the texts kept.</summary>
+    private int Own(ReadOnlySpan<byte> utf8)
+    {
+        Fit(ref _chars, utf8.Length, 0);
+        var text = _chars.AsSpan(0, System.Text.Encoding.UTF8.GetChars(utf8, _chars));
+        var start = _ownStarts[_ownCount];
+        Fit(ref _ownChars, start + text.Length, start);
+        text.CopyTo(_ownChars.AsSpan(start));
+        Fit(ref _ownStarts, _ownCount + 2, _ownCount + 1);
+        _ownStarts[++_ownCount] = start + text.Length;
+        return _ownCount - 1;
+    }
+}
