@@ -46,6 +46,17 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         _leafIndex = LeafIndex(name, schema, pages);
     }
 
+    /// <summary>
+    /// The most a column's pages are read ahead at a time: each column is read through a buffer of its own (all columns
+    /// are read a batch at a time, side by side), so memory holds a buffer per column, not the row group's column chunks.
+    /// </summary>
+    internal const int PageBufferBytes = 1024 * 1024;
+
+    // The buffers of a wide file share this much: 300 columns read 218 KiB at a time each.
+    private const long PageBuffersBytes = 64L * 1024 * 1024;
+
+    private const int LeastPageBufferBytes = 64 * 1024;
+
     /// <summary>The file, as messages name it.</summary>
     public string Name { get; }
 
@@ -61,7 +72,14 @@ internal sealed class ParquetFileReader : IAsyncDisposable
     /// <see cref="DamagedInputException"/> when the footer cannot be read, <see cref="InputHeaderException"/> when a
     /// column cannot be written.
     /// </summary>
-    public static async Task<ParquetFileReader> OpenAsync(Stream seekable, string name, ParquetDecimalMode decimals, string pathSeparator, CancellationToken cancellationToken, IReadOnlySet<string>? skipped = null)
+    /// <param name="seekable">The file.</param>
+    /// <param name="name">The file, as messages name it.</param>
+    /// <param name="decimals">What DECIMAL columns are written as.</param>
+    /// <param name="pathSeparator">Joins a struct's name and its fields'.</param>
+    /// <param name="cancellationToken">Stops reading the footer.</param>
+    /// <param name="skipped">Columns <c>Loader:SkipColumns</c> leaves out.</param>
+    /// <param name="readBlockBytes">The most each read of the stream asks for (<c>Loader:Blob:ReadBlockSize</c>).</param>
+    public static async Task<ParquetFileReader> OpenAsync(Stream seekable, string name, ParquetDecimalMode decimals, string pathSeparator, CancellationToken cancellationToken, IReadOnlySet<string>? skipped = null, int readBlockBytes = PageBufferBytes)
     {
         ArgumentNullException.ThrowIfNull(seekable);
         var source = new ParquetSourceStream(seekable);
@@ -72,7 +90,10 @@ internal sealed class ParquetFileReader : IAsyncDisposable
             try
             {
                 reader = await ParquetReader.CreateAsync(source, ReaderOptions(), leaveStreamOpen: true, cancellationToken).ConfigureAwait(false);
-                pages = new PageReader(source, leaveOpen: true);
+                using var properties = ParquetSharp.ReaderProperties.GetDefaultReaderProperties();
+                properties.EnableBufferedStream();
+                properties.BufferSize = PageBuffer(reader.Schema.GetDataFields().Length, readBlockBytes);
+                pages = new PageReader(source, properties, leaveOpen: true);
             }
             catch (Exception exception) when (IsDamage(exception, cancellationToken))
             {
@@ -133,6 +154,10 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         var offsets = columns.Where(chunk => chunk.MetaData is not null).Select(chunk => chunk.MetaData!.DictionaryPageOffset ?? chunk.MetaData!.DataPageOffset).ToList();
         return offsets.Count > 0 ? offsets.Min() : _reader.RowGroups[group].RowGroup.FileOffset ?? 0;
     }
+
+    /// <summary>The buffer each of <paramref name="leaves"/> columns is read through, no larger than a read of the stream may be.</summary>
+    internal static int PageBuffer(int leaves, int readBlockBytes) =>
+        (int)Math.Clamp(PageBuffersBytes / Math.Max(1, leaves), LeastPageBufferBytes, Math.Max(LeastPageBufferBytes, Math.Min(readBlockBytes, PageBufferBytes)));
 
     /// <summary>Opens row group <paramref name="group"/> (0-based) at its first row; throws <see cref="DamagedInputException"/> naming it when its columns cannot be read.</summary>
     public ParquetRowGroupCursor OpenRowGroup(int group)

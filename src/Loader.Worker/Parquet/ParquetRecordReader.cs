@@ -285,7 +285,10 @@ internal sealed class ParquetRecordReader : IRecordReader
 
         _file?.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _file = null;
-        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(_bufferSize), part.Name, _decimals, _separator, CancellationToken.None, _skipped).GetAwaiter().GetResult();
+        // Each column's pages are read a buffer at a time, where the reads of the stream land: a read of a blob fetches its
+        // buffer's size, and one larger than a column's buffer would be thrown away when the next column is read.
+        var readBlock = Math.Min(_bufferSize, ParquetFileReader.PageBufferBytes);
+        var file = ParquetFileReader.OpenAsync(part.OpenSeekable(readBlock), part.Name, _decimals, _separator, CancellationToken.None, _skipped, readBlock).GetAwaiter().GetResult();
         _file = file;
         if (Plan.Count > 0 && !file.Plan.Columns.Select(column => (column.Name, column.Type)).SequenceEqual(Plan.Select(column => (column.Name, column.Type))))
         {

@@ -8,16 +8,26 @@ namespace Loader.Worker.Parquet;
 /// carriers, statuses): a row waits as an entity in a partial batch, and a string per row would be one more object for
 /// every collection to trace. Values are found by their UTF-8 bytes, so a value already held costs a hash and a compare,
 /// not a decoding. Up to <see cref="MaxShared"/> values; a column of mostly unique text gains nothing from it, and its
-/// values past the limit are made strings one by one. Filled on the decoding thread only; read by the mapping threads.
+/// values past the limit are made strings one by one. Once the table is full and few values are found in it (a tail
+/// number, an id), it is no longer searched: a search of a large table costs a cache miss for nothing. Filled on the
+/// decoding thread only; read by the mapping threads.
 /// </summary>
 internal sealed class ParquetTextTable
 {
     /// <summary>Distinct values a column shares before it stops adding them.</summary>
     internal const int MaxShared = 1 << 16;
 
+    // Searches of a full table after which it is judged worth searching still, or not.
+    private const int SearchesJudged = 4096;
+
     private readonly Dictionary<byte[], int> _ids = new(Utf8Comparer.Instance);
     private readonly Dictionary<byte[], int>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
     private string[] _strings = new string[64];
+
+    // Searches since the table filled, and how many found their value.
+    private int _searchesWhenFull;
+    private int _foundWhenFull;
+    private bool _searchNoMore;
 
     public ParquetTextTable() => _lookup = _ids.GetAlternateLookup<ReadOnlySpan<byte>>();
 
@@ -27,12 +37,25 @@ internal sealed class ParquetTextTable
     /// <summary>The number of the shared string of <paramref name="utf8"/>, made now if there is room; -1 when there is none.</summary>
     public int IdOf(ReadOnlySpan<byte> utf8)
     {
+        if (_searchNoMore)
+        {
+            return -1;
+        }
+
+        var full = _ids.Count >= MaxShared;
+        if (full && ++_searchesWhenFull == SearchesJudged)
+        {
+            // Fewer than one value in four found: the column's values rarely repeat.
+            _searchNoMore = _foundWhenFull * 4 < SearchesJudged;
+        }
+
         if (_lookup.TryGetValue(utf8, out var id))
         {
+            _foundWhenFull += full ? 1 : 0;
             return id;
         }
 
-        if (_ids.Count >= MaxShared)
+        if (full)
         {
             return -1;
         }

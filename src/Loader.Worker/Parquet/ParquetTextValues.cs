@@ -12,7 +12,15 @@ namespace Loader.Worker.Parquet;
 /// </summary>
 internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetLeafType leaf, ParquetTextTable table) : ParquetLeafValues
 {
+    private const int RecentBits = 10;
+
     private ByteArray[] _read = new ByteArray[256];
+
+    // The values met in the reader's last call, by address: one call decodes one page, and a dictionary page's values
+    // point into its dictionary, so a value met again in the call has the address it had (a plain page's addresses hold
+    // only while the page does, so nothing is kept from one call to the next). A value found here costs no hash of its bytes.
+    private readonly Recent[] _recent = new Recent[1 << RecentBits];
+    private int _call;
 
     // Per value: the number of its shared string, or for a text of its own, -1 - its place among _ownStarts.
     private int[] _ids = new int[256];
@@ -49,15 +57,33 @@ internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetL
         Fit(ref _read, levels, 0);
         var read = reader.ReadBatch(levels, definitions, repetitions, _read.AsSpan(0, levels), out var values);
         Fit(ref _ids, _count + (int)values, _count);
+        if (++_call == 0)
+        {
+            Array.Clear(_recent);
+            _call = 1;
+        }
+
         for (var i = 0; i < values; i++)
         {
-            var utf8 = ParquetNativeBytes.Of(_read[i]);
+            var value = _read[i];
+            ref var recent = ref _recent[(int)((ulong)value.Pointer * 0x9E3779B97F4A7C15UL >> (64 - RecentBits))];
+            if (recent.Call == _call && recent.Pointer == value.Pointer && recent.Length == value.Length)
+            {
+                _ids[_count++] = recent.Id;
+                continue;
+            }
+
+            var utf8 = ParquetNativeBytes.Of(value);
             var id = table.IdOf(utf8);
-            _ids[_count++] = id >= 0 ? id : -1 - Own(utf8);
+            id = id >= 0 ? id : -1 - Own(utf8);
+            recent = new Recent(value.Pointer, value.Length, _call, id);
+            _ids[_count++] = id;
         }
 
         return (int)read;
     }
+
+    private readonly record struct Recent(nint Pointer, int Length, int Call, int Id);
 
     /// <summary>Keeps a text the table has no room for; its place among the texts kept.</summary>
     private int Own(ReadOnlySpan<byte> utf8)
