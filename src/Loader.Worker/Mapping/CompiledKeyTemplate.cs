@@ -69,13 +69,18 @@ internal sealed class CompiledKeyTemplate
         if (_columns.Length == 1 && _columns[0] >= 0)
         {
             var column = _columns[0];
-            if (record.GetSpan(column).IsEmpty)
+            if (record.IsTyped ? record.GetText(column).IsEmpty : record.GetSpan(column).IsEmpty)
             {
                 emptyColumn = _columnNames[0];
                 return null;
             }
 
             return strings[column] ??= record.GetString(column);
+        }
+
+        if (record.IsTyped)
+        {
+            return RenderTyped(record, out emptyColumn);
         }
 
         var length = 0;
@@ -107,6 +112,37 @@ internal sealed class CompiledKeyTemplate
                     ? Copy(template._literals[i]!, span)
                     : Encoding.UTF8.GetChars(record.GetSpan(template._columns[i]), span);
                 span = span[written..];
+            }
+        });
+    }
+
+    /// <summary>A key of several parts from a typed record's fields, as text (<see cref="IRecordFields.GetText"/>): no UTF-8 in between.</summary>
+    private string? RenderTyped<TRecord>(in TRecord record, out string? emptyColumn)
+        where TRecord : struct, IRecordFields
+    {
+        emptyColumn = null;
+        var length = 0;
+        for (var i = 0; i < _columns.Length; i++)
+        {
+            var part = _columns[i] < 0 ? _literals[i].AsSpan() : record.GetText(_columns[i]);
+            if (_columns[i] >= 0 && part.IsEmpty)
+            {
+                emptyColumn = _columnNames[i];
+                return null;
+            }
+
+            length += part.Length;
+        }
+
+        var fields = record;
+        return string.Create(length, (this, fields), static (span, state) =>
+        {
+            var (template, record) = state;
+            for (var i = 0; i < template._columns.Length; i++)
+            {
+                var part = template._columns[i] < 0 ? template._literals[i].AsSpan() : record.GetText(template._columns[i]);
+                part.CopyTo(span);
+                span = span[part.Length..];
             }
         });
     }

@@ -21,6 +21,8 @@ internal readonly struct ParquetFields(ParquetRowBatch group, int row, long reco
 
     public ReadOnlySpan<byte> GetSpan(int field) => context.Text.Utf8(group, row, field);
 
+    public ReadOnlySpan<char> GetText(int field) => context.Text.Text(group, row, field);
+
     public string GetString(int field) => group.Cell(field, row) is { HasValue: true } cell ? TypedText.Of(cell.Property) : "";
 
     public FieldKind KindOf(int field) => FieldKind.Text;

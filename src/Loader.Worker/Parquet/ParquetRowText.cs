@@ -13,39 +13,74 @@ namespace Loader.Worker.Parquet;
 /// </summary>
 internal sealed class ParquetRowText(int columns)
 {
-    private readonly byte[]?[] _texts = new byte[columns][];
+    private readonly string?[] _strings = new string?[columns];
+    private readonly char[]?[] _chars = new char[columns][];
     private readonly int[] _lengths = new int[columns];
     private readonly bool[] _made = new bool[columns];
-    private ParquetRowBatch? _group;
+    private byte[] _utf8 = new byte[64];
+    private ParquetRowBatch? _batch;
     private int _row = -1;
 
-    public ReadOnlySpan<byte> Utf8(ParquetRowBatch group, int row, int column)
+    /// <summary>
+    /// The text of the row's cell (<see cref="TypedText.Of"/>); empty for a null. A text value is its own string; a number
+    /// is formatted straight into characters, the types keys are most made of.
+    /// </summary>
+    public ReadOnlySpan<char> Text(ParquetRowBatch batch, int row, int column)
     {
-        Select(group, row);
+        Select(batch, row);
         if (!_made[column])
         {
-            var cell = group.Cell(column, row);
-            var buffer = _texts[column] ??= new byte[32];
-            var length = 0;
-            while (cell.HasValue && !TryFormat(cell.Property, buffer, out length))
-            {
-                _texts[column] = buffer = new byte[buffer.Length * 2];
-            }
-
-            _lengths[column] = length;
+            Make(batch.Cell(column, row), column);
             _made[column] = true;
         }
 
-        return _texts[column].AsSpan(0, _lengths[column]);
+        return _strings[column] is { } text ? text : _chars[column].AsSpan(0, _lengths[column]);
     }
 
-    /// <summary><see cref="TypedText.Of"/>'s text as UTF-8, written straight into <paramref name="destination"/> for the types keys are most made of.</summary>
-    private static bool TryFormat(EntityProperty value, Span<byte> destination, out int written)
+    /// <summary>The cell's text as UTF-8, valid until the next call.</summary>
+    public ReadOnlySpan<byte> Utf8(ParquetRowBatch batch, int row, int column)
+    {
+        var text = Text(batch, row, column);
+        var length = Encoding.UTF8.GetByteCount(text);
+        if (_utf8.Length < length)
+        {
+            _utf8 = new byte[Math.Max(length, _utf8.Length * 2)];
+        }
+
+        return _utf8.AsSpan(0, Encoding.UTF8.GetBytes(text, _utf8));
+    }
+
+    private void Make(TypedField cell, int column)
+    {
+        _strings[column] = null;
+        if (!cell.HasValue)
+        {
+            _strings[column] = "";
+            return;
+        }
+
+        var value = cell.Property;
+        if (value.Type == ColumnType.String)
+        {
+            _strings[column] = value.AsString();
+            return;
+        }
+
+        var buffer = _chars[column] ??= new char[32];
+        int length;
+        while (!TryFormat(value, buffer, out length))
+        {
+            _chars[column] = buffer = new char[buffer.Length * 2];
+        }
+
+        _lengths[column] = length;
+    }
+
+    /// <summary><see cref="TypedText.Of"/>'s text, written straight into <paramref name="destination"/> for the numbers keys are most made of.</summary>
+    private static bool TryFormat(EntityProperty value, Span<char> destination, out int written)
     {
         switch (value.Type)
         {
-            case ColumnType.String:
-                return Encoding.UTF8.TryGetBytes(value.AsString(), destination, out written);
             case ColumnType.Int32:
                 return value.AsInt32().TryFormat(destination, out written, default, CultureInfo.InvariantCulture);
             case ColumnType.Int64:
@@ -53,7 +88,9 @@ internal sealed class ParquetRowText(int columns)
             case ColumnType.Double:
                 return value.AsDouble().TryFormat(destination, out written, "R", CultureInfo.InvariantCulture);
             default:
-                return Encoding.UTF8.TryGetBytes(TypedText.Of(value), destination, out written);
+                var text = TypedText.Of(value);
+                written = text.Length;
+                return text.TryCopyTo(destination);
         }
     }
 
@@ -84,11 +121,11 @@ internal sealed class ParquetRowText(int columns)
         return buffer.WrittenSpan.ToArray();
     }
 
-    private void Select(ParquetRowBatch group, int row)
+    private void Select(ParquetRowBatch batch, int row)
     {
-        if (!ReferenceEquals(group, _group) || row != _row)
+        if (!ReferenceEquals(batch, _batch) || row != _row)
         {
-            (_group, _row) = (group, row);
+            (_batch, _row) = (batch, row);
             Array.Clear(_made);
         }
     }
