@@ -6,8 +6,8 @@ using Parquet.Schema;
 
 namespace Loader.Worker.Tests.Parquet;
 
-/// <summary>A row group's columns as they are held: one value per row with nulls in their places, text shared per distinct value, key text as the typed text.</summary>
-public sealed class ParquetColumnChunkTests : IDisposable
+/// <summary>A single-value column as it is read: one value per row with nulls in their places, text shared per distinct value, key text as the typed text.</summary>
+public sealed class ParquetValueCursorTests : IDisposable
 {
     private readonly CancellationToken _cancellation = TestContext.Current.CancellationToken;
     private readonly TestDirectory _folder = new();
