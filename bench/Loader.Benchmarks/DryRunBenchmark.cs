@@ -28,12 +28,14 @@ internal sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
         output.WriteLine("## Runs");
         var samples = new List<DryRunSample>();
         var baselines = new List<CsvBaselineSample>();
+        var floors = new List<CsvBaselineSample>();
         for (var repeat = 1; repeat <= settings.Repeat; repeat++)
         {
-            // Turn about: the baseline first on odd repeats, so a machine growing busier favours neither.
+            // Turn about: the baselines first on odd repeats, so a machine growing busier favours neither.
             if (repeat % 2 == 1)
             {
                 baselines.Add(CsvBaseline.Read(bench.Csv, repeat));
+                floors.Add(CsvFloor.Read(bench.Csv, settings.Columns, repeat));
             }
 
             var reportPath = Path.Combine(bench.Folder, Invariant($"dryrun-{repeat}.json"));
@@ -49,10 +51,14 @@ internal sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
             if (repeat % 2 == 0)
             {
                 baselines.Add(CsvBaseline.Read(bench.Csv, repeat));
+                floors.Add(CsvFloor.Read(bench.Csv, settings.Columns, repeat));
             }
         }
 
+        var oneRow = await OneRowCpuSecondsAsync(bench, cancellationToken);
         output.WriteLine("- baseline: this process reading the same file with CsvHelper (`CsvReader.Create`, every field `GetString`), one thread, in turns with the loader");
+        output.WriteLine("- floor: the same, with the typed columns parsed to their types (`int`/`double.TryParse` on UTF-8) and both keys rendered: the least any loader of this file does");
+        output.WriteLine("- start-up: the loader on a file of the header and the first row, once: what a load costs whatever its rows (the host, settings, JIT, reports, exit)");
 
         output.WriteLine();
         var valid = samples.All(sample => sample.Problem is null);
@@ -67,9 +73,28 @@ internal sealed class DryRunBenchmark(BenchSettings settings, TextWriter output)
             new TargetCheck("CPU µs/row, loader / CsvHelper alone (medians)", Math.Round(loaderCpu / baselineCpu, 2), CpuOverBaselineTarget, AtLeast: false),
         };
         Print(samples, baselines, targets, valid);
+        var floorCpu = Statistics.Median(floors.Select(floor => floor.CpuMicrosecondsPerRow ?? double.NaN));
+        var startUp = oneRow is { } seconds ? seconds * 1e6 / settings.Rows : double.NaN;
+        output.WriteLine(Invariant($"Where the loader's CPU per row goes (medians): CsvHelper alone {baselineCpu:F2} µs; the floor {floorCpu:F2} µs ({floorCpu / baselineCpu:F2}× CsvHelper alone); the loader {loaderCpu:F2} µs ({loaderCpu / floorCpu:F2}× the floor), of which start-up and exit {startUp:F2} µs ({Format.Number(oneRow, 2)} s of CPU over {settings.Rows:N0} rows): less them, {(loaderCpu - startUp) / baselineCpu:F2}× CsvHelper alone and {(loaderCpu - startUp) / floorCpu:F2}× the floor."));
+        output.WriteLine();
 
-        bench.Finish(loadAverage => new DryRunResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, baselines, targets, valid, loadAverage));
+        bench.Finish(loadAverage => new DryRunResults(bench.StartedAt, bench.Machine, settings, bench.CommandLine, bench.DataCommandLine, samples, baselines, targets, valid, loadAverage)
+        {
+            Floors = floors,
+            OneRowCpuSeconds = oneRow,
+        });
         return BenchExitCodes.Of(valid, targets);
+    }
+
+    /// <summary>The loader's CPU for a file of the header and the first data row of the bench's file: its fixed cost.</summary>
+    private async Task<double?> OneRowCpuSecondsAsync(BenchRun bench, CancellationToken cancellationToken)
+    {
+        var path = Path.Combine(bench.Folder, "one-row.csv");
+        await File.WriteAllLinesAsync(path, File.ReadLines(bench.Csv).Take(2), cancellationToken);
+        var reportPath = Path.Combine(bench.Folder, "dryrun-one-row.json");
+        var run = await LoaderProcess.RunAsync(LoaderArguments.For(path, settings, reportPath, connectionString: null), reportPath, Path.ChangeExtension(reportPath, ".log"), cancellationToken);
+        output.WriteLine($"- start-up run: `{run.CommandLine}`" + (run.Report?.RowsWritten == 1 ? "" : " -- INVALID: it did not write its one row"));
+        return run.Report?.RowsWritten == 1 ? run.CpuSeconds : null;
     }
 
     private void Print(IReadOnlyList<DryRunSample> samples, IReadOnlyList<CsvBaselineSample> baselines, IReadOnlyList<TargetCheck> targets, bool valid)

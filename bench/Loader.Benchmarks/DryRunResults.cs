@@ -11,4 +11,11 @@ internal sealed record DryRunResults(
     IReadOnlyList<CsvBaselineSample> Baselines,
     IReadOnlyList<TargetCheck> Targets,
     bool Valid,
-    string LoadAverageAtEnd);
+    string LoadAverageAtEnd)
+{
+    /// <summary>CsvHelper with the typed columns parsed and the keys rendered (<see cref="CsvFloor"/>), in turns with the loader.</summary>
+    public IReadOnlyList<CsvBaselineSample> Floors { get; init; } = [];
+
+    /// <summary>The loader's CPU seconds for a one-row file: its start-up and exit.</summary>
+    public double? OneRowCpuSeconds { get; init; }
+}

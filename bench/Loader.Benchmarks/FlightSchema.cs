@@ -15,6 +15,9 @@ internal static class FlightSchema
 
     public const string RowKey = "{year}-{month}-{day}-{carrier}-{flight}";
 
+    /// <summary>The columns <see cref="RowKey"/> joins with '-', in order.</summary>
+    public static IReadOnlyList<string> RowKeyColumns { get; } = RowKey.Split('-').Select(part => part.Trim('{', '}')).ToArray();
+
     private static readonly string[] s_int32Columns = ["year", "month", "day", "flight", "dep_delay", "arr_delay", "distance"];
 
     /// <summary>Types of the typed columns; the measurement columns m1..mN depend on how many columns the file has.</summary>

@@ -85,14 +85,18 @@ internal sealed class ParquetFileReader : IAsyncDisposable
         var source = new ParquetSourceStream(seekable);
         ParquetReader? reader = null;
         PageReader? pages = null;
+        ParquetSchema schema;
         try
         {
             try
             {
                 reader = await ParquetReader.CreateAsync(source, ReaderOptions(), leaveStreamOpen: true, cancellationToken).ConfigureAwait(false);
+
+                // One schema for the plan and the leaves' places: the plan's leaves are found among its fields by reference.
+                schema = reader.Schema;
                 using var properties = ParquetSharp.ReaderProperties.GetDefaultReaderProperties();
                 properties.EnableBufferedStream();
-                properties.BufferSize = PageBuffer(reader.Schema.GetDataFields().Length, readBlockBytes);
+                properties.BufferSize = PageBuffer(schema.GetDataFields().Length, readBlockBytes);
                 pages = new PageReader(source, properties, leaveOpen: true);
             }
             catch (Exception exception) when (IsDamage(exception, cancellationToken))
@@ -103,8 +107,6 @@ internal sealed class ParquetFileReader : IAsyncDisposable
                     $"'{name}' cannot be read as Parquet: its footer (the last bytes of its {length:N0}, which locate every row group) is missing or damaged ({Reason(exception)}). No row of it was read."), exception);
             }
 
-            // One schema for both: the plan's leaves are found among its fields by reference.
-            var schema = reader.Schema;
             return new ParquetFileReader(name, source, reader, pages, schema, ParquetColumnPlan.Create(schema, name, decimals, pathSeparator, skipped));
         }
         catch

@@ -6,37 +6,26 @@ namespace Loader.Worker.Parquet;
 /// Rows of one row group read together: every column's cells of rows <see cref="FirstRow"/> to
 /// <see cref="FirstRow"/> + <see cref="RowCount"/> of the group, valid until its cursor has read two batches more.
 /// </summary>
-internal sealed class ParquetRowBatch : IDisposable
+/// <param name="index">The row group's place in the file, from 0.</param>
+/// <param name="firstRow">The batch's first row's place in the row group, from 0.</param>
+/// <param name="firstRecord">The 1-based record number (the checkpoint's unit) of the batch's first row, counted through the file.</param>
+/// <param name="rowCount">The rows read.</param>
+/// <param name="columns">The columns' cells of these rows.</param>
+/// <param name="owned">What disposing the batch disposes: the cursor of a batch that is its whole row group.</param>
+internal sealed class ParquetRowBatch(int index, int firstRow, long firstRecord, int rowCount, IParquetColumnCells[] columns, IDisposable? owned = null) : IDisposable
 {
-    private readonly IParquetColumnCells[] _columns;
-    private readonly IDisposable? _owned;
-
-    /// <param name="index">The row group's place in the file, from 0.</param>
-    /// <param name="firstRow">The batch's first row's place in the row group, from 0.</param>
-    /// <param name="firstRecord">The 1-based record number (the checkpoint's unit) of the batch's first row, counted through the file.</param>
-    /// <param name="rowCount">The rows read.</param>
-    /// <param name="columns">The columns' cells of these rows.</param>
-    /// <param name="owned">What disposing the batch disposes: the cursor of a batch that is its whole row group.</param>
-    public ParquetRowBatch(int index, int firstRow, long firstRecord, int rowCount, IParquetColumnCells[] columns, IDisposable? owned = null)
-    {
-        Index = index;
-        FirstRow = firstRow;
-        FirstRecord = firstRecord;
-        RowCount = rowCount;
-        _columns = columns;
-        _owned = owned;
-    }
+    private readonly IParquetColumnCells[] _columns = columns;
 
     /// <summary>The row group's place in the file, from 0.</summary>
-    public int Index { get; }
+    public int Index { get; } = index;
 
     /// <summary>The place in the row group of the batch's first row, from 0.</summary>
-    public int FirstRow { get; }
+    public int FirstRow { get; } = firstRow;
 
     /// <summary>The 1-based record number (the checkpoint's unit) of the batch's first row, counted through the file.</summary>
-    public long FirstRecord { get; }
+    public long FirstRecord { get; } = firstRecord;
 
-    public int RowCount { get; }
+    public int RowCount { get; } = rowCount;
 
     public int ColumnCount => _columns.Length;
 
@@ -46,5 +35,5 @@ internal sealed class ParquetRowBatch : IDisposable
     /// <summary>Where row <paramref name="row"/> of the batch stands, as messages name it: <c>row group 2, row 17</c> (1-based).</summary>
     public string Describe(int row) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"row group {Index + 1}, row {FirstRow + row + 1}");
 
-    public void Dispose() => _owned?.Dispose();
+    public void Dispose() => owned?.Dispose();
 }

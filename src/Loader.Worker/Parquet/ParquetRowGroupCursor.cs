@@ -4,25 +4,17 @@ namespace Loader.Worker.Parquet;
 /// One row group of a Parquet file, read from its first row to its last a batch at a time (<see cref="Read(int)"/>) or passed
 /// over (<see cref="Skip"/>), every column in step. Pages that cannot be decoded are damage named by the file reader.
 /// </summary>
-internal sealed class ParquetRowGroupCursor : IDisposable
+/// <param name="file">The file, which names damage.</param>
+/// <param name="index">The row group's place in the file, from 0.</param>
+/// <param name="rowCount">Its rows.</param>
+/// <param name="group">The page reader's row group, disposed with the cursor.</param>
+/// <param name="columns">A cursor per column, in plan order.</param>
+internal sealed class ParquetRowGroupCursor(ParquetFileReader file, int index, int rowCount, IDisposable group, ParquetColumnCursor[] columns) : IDisposable
 {
-    private readonly ParquetFileReader _file;
-    private readonly IDisposable _group;
-    private readonly ParquetColumnCursor[] _columns;
-
-    public ParquetRowGroupCursor(ParquetFileReader file, int index, int rowCount, IDisposable group, ParquetColumnCursor[] columns)
-    {
-        _file = file;
-        Index = index;
-        RowCount = rowCount;
-        _group = group;
-        _columns = columns;
-    }
-
     /// <summary>The row group's place in the file, from 0.</summary>
-    public int Index { get; }
+    public int Index { get; } = index;
 
-    public int RowCount { get; }
+    public int RowCount { get; } = rowCount;
 
     /// <summary>Rows read or passed over so far.</summary>
     public int Position { get; private set; }
@@ -37,9 +29,9 @@ internal sealed class ParquetRowGroupCursor : IDisposable
     internal ParquetRowBatch Read(int rows, IDisposable? owned)
     {
         var count = Math.Min(rows, Remaining);
-        var cells = new IParquetColumnCells[_columns.Length];
-        Step(count, (column, n) => cells[column] = _columns[column].Read(n));
-        var batch = new ParquetRowBatch(Index, Position, _file.FirstRecordOf(Index) + Position, count, cells, owned);
+        var cells = new IParquetColumnCells[columns.Length];
+        Step(count, (column, n) => cells[column] = columns[column].Read(n));
+        var batch = new ParquetRowBatch(Index, Position, file.FirstRecordOf(Index) + Position, count, cells, owned);
         Position += count;
         return batch;
     }
@@ -48,18 +40,18 @@ internal sealed class ParquetRowGroupCursor : IDisposable
     public void Skip(int rows)
     {
         var count = Math.Min(rows, Remaining);
-        Step(count, (column, n) => _columns[column].Skip(n));
+        Step(count, (column, n) => columns[column].Skip(n));
         Position += count;
     }
 
     public void Dispose()
     {
-        foreach (var column in _columns)
+        foreach (var column in columns)
         {
             column.Dispose();
         }
 
-        _group.Dispose();
+        group.Dispose();
     }
 
     private void Step(int rows, Action<int, int> step)
@@ -69,7 +61,7 @@ internal sealed class ParquetRowGroupCursor : IDisposable
             return;
         }
 
-        for (var column = 0; column < _columns.Length; column++)
+        for (var column = 0; column < columns.Length; column++)
         {
             try
             {
@@ -77,7 +69,7 @@ internal sealed class ParquetRowGroupCursor : IDisposable
             }
             catch (Exception exception)
             {
-                _file.ThrowFailure(Index, column, exception);
+                file.ThrowFailure(Index, column, exception);
                 throw;
             }
         }

@@ -82,8 +82,17 @@ public sealed class BatchStageTests : IDisposable
         await Task.Delay(100, TestContext.Current.CancellationToken); // several idle periods pass while the dispatcher is busy
         Assert.False(batches.Reader.TryRead(out _), "a part-full batch left while the dispatcher still had batches to send");
 
-        // A later row of the same key joins the batch that waited, instead of opening a second request.
+        // A later row of the same key joins the batch that waited, instead of opening a second request. The dispatcher
+        // asks for batches only once the stage has taken the row: on a busy machine an idle period could come first.
         await rows.Writer.WriteAsync(Chunk(new LoadEntity("key", "2", [], new RowOrigin(2, 3), 10)), TestContext.Current.CancellationToken);
+        using (var taken = new CancellationTokenSource(s_bound))
+        {
+            while (watermark.PendingRows < 2)
+            {
+                await Task.Delay(5, taken.Token);
+            }
+        }
+
         Volatile.Write(ref dispatcherWaits, true);
         using var bound = new CancellationTokenSource(s_bound);
         var batch = await batches.Reader.ReadAsync(bound.Token);
