@@ -96,6 +96,9 @@ internal sealed class ParquetFileReader : IAsyncDisposable
                 schema = reader.Schema;
                 using var properties = ParquetSharp.ReaderProperties.GetDefaultReaderProperties();
                 properties.EnableBufferedStream();
+
+                // A page its writer gave a checksum (Spark's and parquet-mr's do) is checked: a damaged one is damage, not other values.
+                properties.EnablePageChecksumVerification();
                 properties.BufferSize = PageBuffer(schema.GetDataFields().Length, readBlockBytes);
                 pages = new PageReader(source, properties, leaveOpen: true);
             }

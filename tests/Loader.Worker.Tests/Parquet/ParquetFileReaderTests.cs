@@ -192,6 +192,41 @@ public sealed class ParquetFileReaderTests : IDisposable
         Assert.Equal(12, third.Cell(0, 3).Property.AsInt32());
     }
 
+    /// <summary>
+    /// A byte changed inside a page's values decodes as another value unless the page carries a checksum: Spark's and
+    /// parquet-mr's pages do, and a page whose checksum fails is damage, never a row loaded with other values.
+    /// </summary>
+    [Fact]
+    public async Task A_page_whose_checksum_fails_is_damage_not_other_values()
+    {
+        var path = _folder.File("checked.parquet");
+        using (var builder = new ParquetSharp.WriterPropertiesBuilder())
+        {
+            using var properties = builder.Compression(ParquetSharp.Compression.Uncompressed).DisableDictionary().EnablePageChecksum().Build();
+            using var writer = new ParquetSharp.ParquetFileWriter(path, [new ParquetSharp.Column<int>("id")], properties);
+            using (var group = writer.AppendRowGroup())
+            using (var column = group.NextColumn().LogicalWriter<int>())
+            {
+                column.WriteBatch(Enumerable.Range(0, 1000).ToArray());
+            }
+
+            writer.Close();
+        }
+
+        await using (var intact = await OpenAsync(path))
+        {
+            using var rows = intact.ReadRowGroup(0);
+            Assert.Equal(500, rows.Cell(0, 500).Property.AsInt32());
+        }
+
+        // Past the magic and the page's header: a byte of the plain INT32 values (rows 200 to 299 start at byte 804 of them).
+        var corrupted = ParquetTestFile.Corrupted(path, 1000, 1);
+        await using var reader = await OpenAsync(corrupted);
+
+        var failure = Assert.Throws<DamagedInputException>(() => reader.ReadRowGroup(0));
+        Assert.StartsWith($"'{Path.GetFileName(corrupted)}' row group 1 of 1 (rows 1 to 1,000) cannot be read: column 'id' is damaged (", failure.Message);
+    }
+
     [Theory]
     [InlineData(1, 1, 1)]
     [InlineData(4, 1, 4)]
