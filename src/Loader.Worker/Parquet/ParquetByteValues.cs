@@ -9,8 +9,8 @@ namespace Loader.Worker.Parquet;
 /// </summary>
 internal sealed class ParquetByteValues : ParquetLeafValues
 {
-    private readonly ColumnReader<ByteArray>? _variable;
-    private readonly ColumnReader<FixedLenByteArray>? _fixed;
+    private ColumnReader<ByteArray>? _variable;
+    private ColumnReader<FixedLenByteArray>? _fixed;
     private readonly ParquetLeafType _leaf;
     private ByteArray[] _read = new ByteArray[256];
     private FixedLenByteArray[] _readFixed = [];
@@ -40,6 +40,18 @@ internal sealed class ParquetByteValues : ParquetLeafValues
     public override void Clear() => _count = 0;
 
     public override long Skip(long levels) => _variable?.Skip(levels) ?? _fixed!.Skip(levels);
+
+    public override void Bind(ColumnReader reader)
+    {
+        if (_variable is not null)
+        {
+            _variable = (ColumnReader<ByteArray>)reader;
+        }
+        else
+        {
+            _fixed = (ColumnReader<FixedLenByteArray>)reader;
+        }
+    }
 
     protected override int ReadBatch(int levels, Span<short> definitions, Span<short> repetitions)
     {

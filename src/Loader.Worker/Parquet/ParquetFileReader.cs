@@ -25,8 +25,8 @@ internal sealed class ParquetFileReader : IAsyncDisposable
     private readonly long[] _firstRecord;
     private readonly Dictionary<DataField, int> _leafIndex;
 
-    // A text column's shared strings, kept from row group to row group: the same values recur through a file.
-    private readonly Dictionary<int, ParquetTextTable> _texts = [];
+    // A single-value column's buffers, and a text column's shared strings, kept from row group to row group.
+    private readonly Dictionary<int, ParquetValueBuffers> _buffers = [];
 
     private ParquetFileReader(string name, ParquetSourceStream source, ParquetReader reader, PageReader pages, ParquetSchema schema, ParquetColumnPlan plan)
     {
@@ -243,7 +243,12 @@ internal sealed class ParquetFileReader : IAsyncDisposable
                 throw new InvalidDataException(string.Create(CultureInfo.InvariantCulture, $"column '{column.Name}' has {values:N0} values for {rows:N0} rows"));
             }
 
-            return new ParquetValueCursor(reader, type, Texts(type.Index));
+            if (!_buffers.TryGetValue(type.Index, out var buffers))
+            {
+                _buffers[type.Index] = buffers = new ParquetValueBuffers(reader, type, new ParquetTextTable());
+            }
+
+            return new ParquetValueCursor(reader, buffers);
         }
         catch
         {
@@ -272,16 +277,6 @@ internal sealed class ParquetFileReader : IAsyncDisposable
             reader.Dispose();
             throw;
         }
-    }
-
-    private ParquetTextTable Texts(int leaf)
-    {
-        if (!_texts.TryGetValue(leaf, out var table))
-        {
-            _texts[leaf] = table = new ParquetTextTable();
-        }
-
-        return table;
     }
 
     /// <summary>

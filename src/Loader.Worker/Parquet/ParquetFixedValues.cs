@@ -7,6 +7,7 @@ namespace Loader.Worker.Parquet;
 internal sealed class ParquetFixedValues<T>(ColumnReader<T> reader, ParquetLeafType leaf) : ParquetLeafValues
     where T : unmanaged
 {
+    private ColumnReader<T> _reader = reader;
     private T[] _values = new T[256];
     private int _count;
 
@@ -16,12 +17,14 @@ internal sealed class ParquetFixedValues<T>(ColumnReader<T> reader, ParquetLeafT
 
     public override void Clear() => _count = 0;
 
-    public override long Skip(long levels) => reader.Skip(levels);
+    public override long Skip(long levels) => _reader.Skip(levels);
+
+    public override void Bind(ColumnReader reader) => _reader = (ColumnReader<T>)reader;
 
     protected override int ReadBatch(int levels, Span<short> definitions, Span<short> repetitions)
     {
         Fit(ref _values, _count + levels, _count);
-        var read = reader.ReadBatch(levels, definitions, repetitions, _values.AsSpan(_count, levels), out var values);
+        var read = _reader.ReadBatch(levels, definitions, repetitions, _values.AsSpan(_count, levels), out var values);
         _count += (int)values;
         return (int)read;
     }

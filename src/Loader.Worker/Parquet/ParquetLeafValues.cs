@@ -55,6 +55,13 @@ internal abstract class ParquetLeafValues
     /// <summary>Passes over <paramref name="levels"/> levels unread.</summary>
     public abstract long Skip(long levels);
 
+    /// <summary>
+    /// Reads on from <paramref name="reader"/>, the same leaf's reader in the next row group: the values' buffers are kept
+    /// from row group to row group, where new ones for each would live through a group and die old, to be collected in
+    /// full collections.
+    /// </summary>
+    public abstract void Bind(ColumnReader reader);
+
     /// <summary>Value <paramref name="index"/> (among those held) as its property.</summary>
     public abstract TypedField Convert(int index);
 

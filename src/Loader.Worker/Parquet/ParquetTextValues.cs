@@ -12,6 +12,7 @@ namespace Loader.Worker.Parquet;
 /// </summary>
 internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetLeafType leaf, ParquetTextTable table) : ParquetLeafValues
 {
+    private ColumnReader<ByteArray> _reader = reader;
     private const int RecentBits = 10;
 
     private ByteArray[] _read = new ByteArray[256];
@@ -50,12 +51,14 @@ internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetL
         _ownCount = 0;
     }
 
-    public override long Skip(long levels) => reader.Skip(levels);
+    public override long Skip(long levels) => _reader.Skip(levels);
+
+    public override void Bind(ColumnReader reader) => _reader = (ColumnReader<ByteArray>)reader;
 
     protected override int ReadBatch(int levels, Span<short> definitions, Span<short> repetitions)
     {
         Fit(ref _read, levels, 0);
-        var read = reader.ReadBatch(levels, definitions, repetitions, _read.AsSpan(0, levels), out var values);
+        var read = _reader.ReadBatch(levels, definitions, repetitions, _read.AsSpan(0, levels), out var values);
         Fit(ref _ids, _count + (int)values, _count);
         if (++_call == 0)
         {

@@ -40,10 +40,12 @@ public sealed class ParquetRowGroupCursorTests : IDisposable
     public async Task Batches_read_the_cells_the_whole_group_holds_across_its_pages_with_rows_passed_over_between()
     {
         var path = await WriteAsync();
+
+        // The whole group from a reader of its own: a file's column buffers are shared by its row groups' reads.
+        await using var wholeReader = await OpenAsync(File.OpenRead(path));
+        using var whole = wholeReader.ReadRowGroup(0);
         await using var reader = await OpenAsync(File.OpenRead(path));
         Assert.Equal(1, reader.RowGroupCount);
-        using var whole = reader.ReadRowGroup(0);
-
         using var cursor = reader.OpenRowGroup(0);
         var row = 0;
         var sizes = new[] { 4096, 1, 70_000, 333, 4096 };
@@ -93,6 +95,28 @@ public sealed class ParquetRowGroupCursorTests : IDisposable
         Assert.Equal(before, Enumerable.Range(0, first.RowCount).Select(row => string.Join('|', Enumerable.Range(0, first.ColumnCount).Select(column => Text(first.Cell(column, row))))));
         Assert.Equal("4096", Text(second.Cell(0, 0)));
         Assert.Equal("0", Text(first.Cell(0, 0)));
+    }
+
+    /// <summary>A file's column buffers go on from one row group to the next: the last batch of a group is mapped while the next group's first is read.</summary>
+    [Fact]
+    public async Task A_group_s_last_batch_reads_the_same_while_the_next_group_s_first_is_read()
+    {
+        var path = _folder.File("groups.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 10, rowGroupSize: 4, _cancellation);
+        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "groups.parquet", ParquetDecimalMode.String, ".", _cancellation);
+
+        // Three reads, so the group ends in the buffer a fresh start would read into first.
+        using var first = reader.OpenRowGroup(0);
+        first.Read(1);
+        first.Read(1);
+        var last = first.Read(2);
+        var before = Enumerable.Range(0, last.ColumnCount).Select(column => Text(last.Cell(column, 1))).ToList();
+        using var second = reader.OpenRowGroup(1);
+        var next = second.Read(2);
+
+        Assert.Equal(before, Enumerable.Range(0, last.ColumnCount).Select(column => Text(last.Cell(column, 1))));
+        Assert.Equal("4", Text(last.Cell(0, 1)));
+        Assert.Equal("5", Text(next.Cell(0, 0)));
     }
 
     [Fact]
