@@ -62,12 +62,12 @@ LABEL org.opencontainers.image.title="bulk-loader" \
 # - workstation GC (also set in the project) keeps the heap small on a 0.5-2 vCPU replica;
 #   server GC would reserve a heap per core for a process that lives minutes.
 # - Production, so no development-only configuration is picked up by accident.
-# - a 64 MiB young generation, above the 32 MiB of rows Loader:MaxBufferedBytes lets wait in partial batches: rows
-#   then mostly leave in a batch before a collection would promote them, where the default (a few MiB) promotes
-#   and rescans them, which cost about a third of the CPU per row (docs/throttling.md#memory-and-cpu). An
+# - a 96 MiB young generation, three times the 32 MiB of rows Loader:MaxBufferedBytes lets wait in partial batches:
+#   rows then mostly leave in a batch before a second collection would promote them, where the default (a few MiB)
+#   promotes and rescans them, which cost about a third of the CPU per row (docs/throttling.md#memory-and-cpu). An
 #   environment variable because the runtime reads this knob from nowhere else.
 ENV DOTNET_gcServer=0 \
-    DOTNET_GCgen0size=0x4000000 \
+    DOTNET_GCgen0size=0x6000000 \
     DOTNET_ENVIRONMENT=Production
 
 WORKDIR /app

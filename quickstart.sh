@@ -28,7 +28,7 @@ key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/K
 rm -f .run/quickstart-report.html # so the path printed last is this run's report, never an older one
 set +e
 # The young generation the container image sets (Dockerfile): about a third less CPU per row.
-DOTNET_GCgen0size=0x4000000 dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/flights.settings.json \
+DOTNET_GCgen0size=0x6000000 dotnet src/Loader.Worker/bin/Release/net10.0/Loader.Worker.dll --settings data/flights.settings.json \
   "--Loader:Tables:ConnectionString=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;TableEndpoint=http://127.0.0.1:$port/devstoreaccount1" \
   --Loader:LogFormat=Text \
   "$@"

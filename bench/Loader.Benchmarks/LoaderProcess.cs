@@ -9,7 +9,7 @@ internal static class LoaderProcess
     /// <summary>The runtime setting of the young generation's size, as the image sets it: see the Dockerfile.</summary>
     public const string ContainerGen0SizeVariable = "DOTNET_GCgen0size";
 
-    public const string ContainerGen0Size = "0x4000000";
+    public const string ContainerGen0Size = "0x6000000";
 
     private static readonly TimeSpan s_pollInterval = TimeSpan.FromMilliseconds(50);
 
