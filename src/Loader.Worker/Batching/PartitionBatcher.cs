@@ -14,7 +14,7 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
 {
     private readonly TimeProvider _time = timeProvider ?? TimeProvider.System;
 
-    private readonly Dictionary<string, PendingBatch> _pending = new(StringComparer.Ordinal);
+    private readonly Dictionary<HashedKey, PendingBatch> _pending = [];
 
     // Partial batches in the order they were opened: the head is the oldest. Emitted ones are skipped lazily, and
     // dropped whenever they outnumber the waiting ones: each holds its rows, and with few partition keys the
@@ -35,11 +35,14 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
     internal int QueuedBatches => _age.Count;
 
     /// <summary>Adds a row; batches that become ready are appended to <paramref name="ready"/>. Returns the duplicate resolved, if the row repeated a waiting key.</summary>
-    public DuplicateKey? Add(LoadEntity entity, ICollection<ReadyBatch> ready)
+    public DuplicateKey? Add(LoadEntity entity, ICollection<ReadyBatch> ready) => Add(entity, RowMeasure.Of(entity), ready);
+
+    /// <summary>Adds a row measured on its mapping thread (<see cref="RowMeasure"/>); otherwise as <see cref="Add(LoadEntity, ICollection{ReadyBatch})"/>.</summary>
+    public DuplicateKey? Add(LoadEntity entity, RowMeasure measure, ICollection<ReadyBatch> ready)
     {
-        if (_pending.TryGetValue(entity.PartitionKey, out var batch))
+        if (_pending.TryGetValue(new HashedKey(entity.PartitionKey, measure.PartitionKeyHash), out var batch))
         {
-            var existing = batch.IndexOf(entity.RowKey);
+            var existing = batch.IndexOf(entity.RowKey, measure.RowKeyHash);
             if (existing >= 0)
             {
                 if (ResolveDuplicate(batch, existing, entity, ready) is { } resolved)
@@ -49,20 +52,20 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
 
                 // Merge could not fold the rows into one operation: the waiting batch goes first, the row starts the next.
                 Emit(batch, ready);
-                batch = Open(entity);
+                batch = Open(entity, measure);
             }
             else if (batch.Entities.Count >= policy.MaxOperations || batch.PayloadBytes + entity.PayloadBytes > policy.MaxPayloadBytes)
             {
                 Emit(batch, ready);
-                batch = Open(entity);
+                batch = Open(entity, measure);
             }
         }
         else
         {
-            batch = Open(entity);
+            batch = Open(entity, measure);
         }
 
-        Append(batch, entity, ready);
+        Append(batch, entity, measure, ready);
         return null;
     }
 
@@ -102,9 +105,9 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
         }
     }
 
-    private void Append(PendingBatch batch, LoadEntity entity, ICollection<ReadyBatch> ready)
+    private void Append(PendingBatch batch, LoadEntity entity, RowMeasure measure, ICollection<ReadyBatch> ready)
     {
-        BufferedBytes += batch.Add(entity);
+        BufferedBytes += batch.Add(entity, measure);
         BufferedRows++;
         if (batch.Entities.Count >= policy.MaxOperations)
         {
@@ -143,9 +146,10 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
                     BufferedBytes += batch.RemoveAt(index);
                     BufferedRows--;
                     Emit(batch, ready);
-                    var next = Open(later, batch.FirstRecord);
+                    var measure = RowMeasure.Of(later);
+                    var next = Open(later, measure, batch.FirstRecord);
                     next.RecordSuperseded(later, earlier);
-                    Append(next, later, ready);
+                    Append(next, later, measure, ready);
                 }
                 else
                 {
@@ -168,11 +172,12 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
     }
 
     /// <param name="first">The row that opens the batch.</param>
+    /// <param name="measure">Its measure.</param>
     /// <param name="firstRecord">The lowest record the batch stands for, when a superseded row older than <paramref name="first"/> is folded into it.</param>
-    private PendingBatch Open(LoadEntity first, long? firstRecord = null)
+    private PendingBatch Open(LoadEntity first, RowMeasure measure, long? firstRecord = null)
     {
-        var batch = new PendingBatch(first.PartitionKey, firstRecord ?? first.Origin.Record, policy.MaxOperations, _time.GetTimestamp());
-        _pending[first.PartitionKey] = batch;
+        var batch = new PendingBatch(first.PartitionKey, measure.PartitionKeyHash, firstRecord ?? first.Origin.Record, policy.MaxOperations, _time.GetTimestamp());
+        _pending[new HashedKey(first.PartitionKey, measure.PartitionKeyHash)] = batch;
         if (_age.Count >= (2 * _pending.Count) + 64)
         {
             _age = new Queue<PendingBatch>(_age.Where(waiting => !waiting.Emitted)); // amortized O(1) per batch
@@ -197,9 +202,10 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
     private void Emit(PendingBatch batch, ICollection<ReadyBatch> ready)
     {
         batch.Emitted = true;
-        if (_pending.TryGetValue(batch.PartitionKey, out var current) && ReferenceEquals(current, batch))
+        var key = new HashedKey(batch.PartitionKey, batch.PartitionKeyHash);
+        if (_pending.TryGetValue(key, out var current) && ReferenceEquals(current, batch))
         {
-            _pending.Remove(batch.PartitionKey);
+            _pending.Remove(key);
         }
 
         BufferedRows -= batch.Entities.Count;
@@ -210,5 +216,18 @@ internal sealed class PartitionBatcher(BatchingPolicy policy, Func<LoadEntity, E
         }
 
         ready.Add(new ReadyBatch(new EntityBatch(batch.PartitionKey, batch.Entities, policy.Mode), ++_sequence, batch.FirstRecord, batch.Superseded, batch.Records));
+    }
+
+    /// <summary>A partition key with its hash, taken from the row's measure rather than computed again on this thread.</summary>
+    private readonly struct HashedKey(string key, int hash) : IEquatable<HashedKey>
+    {
+        private readonly string _key = key;
+        private readonly int _hash = hash;
+
+        public bool Equals(HashedKey other) => _hash == other._hash && string.Equals(_key, other._key, StringComparison.Ordinal);
+
+        public override bool Equals(object? obj) => obj is HashedKey other && Equals(other);
+
+        public override int GetHashCode() => _hash;
     }
 }

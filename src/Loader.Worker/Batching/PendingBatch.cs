@@ -3,7 +3,7 @@ using Loader.Abstractions;
 namespace Loader.Worker.Batching;
 
 /// <summary>Rows of one partition key waiting for their batch to fill.</summary>
-internal sealed class PendingBatch(string partitionKey, long firstRecord, int capacity, long openedAt)
+internal sealed class PendingBatch(string partitionKey, int partitionKeyHash, long firstRecord, int capacity, long openedAt)
 {
     // Row-key hashes beside the entities, so a repeated key is found by a vectorized scan of ints and a string
     // comparison only where a hash matches: no per-batch dictionary to allocate and fill for every row.
@@ -13,11 +13,10 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
     // from the entities, which by then left this core's cache.
     private long[] _records = new long[Math.Min(capacity, 8)];
 
-    // The hash of the key last looked up: Add usually follows IndexOf for the same row.
-    private string? _lookedUp;
-    private int _lookedUpHash;
-
     public string PartitionKey { get; } = partitionKey;
+
+    /// <summary>The partition key's hash (<see cref="RowMeasure.KeyHash"/>).</summary>
+    public int PartitionKeyHash { get; } = partitionKeyHash;
 
     public long FirstRecord { get; } = firstRecord;
 
@@ -46,9 +45,9 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         Superseded[later] = earlier;
     }
 
-    public int IndexOf(string rowKey)
+    /// <summary>The place of the row with <paramref name="rowKey"/>, whose hash is <paramref name="hash"/>; -1 when none waits.</summary>
+    public int IndexOf(string rowKey, int hash)
     {
-        var hash = HashOf(rowKey);
         var hashes = _hashes.AsSpan(0, Entities.Count);
         var start = 0;
         while (hashes[start..].IndexOf(hash) is var found && found >= 0)
@@ -65,8 +64,8 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         return -1;
     }
 
-    /// <summary>Appends a row; returns how much its footprint grew the batch's.</summary>
-    public long Add(LoadEntity entity)
+    /// <summary>Appends a row, <paramref name="measure"/> its measure; returns how much its footprint grew the batch's.</summary>
+    public long Add(LoadEntity entity, RowMeasure measure)
     {
         if (Entities.Count == _hashes.Length)
         {
@@ -79,13 +78,12 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
             Entities.Capacity = grown;
         }
 
-        _hashes[Entities.Count] = HashOf(entity.RowKey);
+        _hashes[Entities.Count] = measure.RowKeyHash;
         _records[Entities.Count] = entity.Origin.Record;
         Entities.Add(entity);
         PayloadBytes += entity.PayloadBytes;
-        var footprint = EntityFootprint.Of(entity);
-        FootprintBytes += footprint;
-        return footprint;
+        FootprintBytes += measure.FootprintBytes;
+        return measure.FootprintBytes;
     }
 
     /// <summary>Takes a row out; returns the change of the batch's footprint (negative).</summary>
@@ -107,19 +105,8 @@ internal sealed class PendingBatch(string partitionKey, long firstRecord, int ca
         PayloadBytes += entity.PayloadBytes - Entities[index].PayloadBytes;
         FootprintBytes += change;
         Entities[index] = entity;
-        _hashes[index] = HashOf(entity.RowKey);
+        _hashes[index] = RowMeasure.KeyHash(entity.RowKey);
         _records[index] = entity.Origin.Record;
         return change;
-    }
-
-    private int HashOf(string rowKey)
-    {
-        if (!ReferenceEquals(rowKey, _lookedUp))
-        {
-            _lookedUp = rowKey;
-            _lookedUpHash = string.GetHashCode(rowKey, StringComparison.Ordinal);
-        }
-
-        return _lookedUpHash;
     }
 }

@@ -11,6 +11,9 @@ internal readonly record struct MapResult(LoadEntity? Entity, RowOrigin Origin, 
     /// <summary>The record's digest for the input's fingerprint (<see cref="Records.RecordSequenceHash"/>), when the load keeps one.</summary>
     public ulong Digest { get; init; }
 
+    /// <summary>The entity's measure for the batcher, taken on the mapping thread (<see cref="Batching.RowMeasure"/>).</summary>
+    public Batching.RowMeasure Measure { get; init; }
+
     /// <summary>A rejected record that cannot be split into the input's fields (it holds bytes that are not text): kept as its text.</summary>
     public bool Unsplit { get; init; }
 

@@ -50,9 +50,10 @@ internal sealed class BatchStage(
         {
             while (NextChunk(input, out var chunk, () => PassOnWithLingered(ready, output)))
             {
-                foreach (var entity in chunk.Entities)
+                for (var i = 0; i < chunk.Entities.Length; i++)
                 {
-                    if (batcher.Add(entity, ready) is { Resolution: DuplicateResolution.LaterRejected } duplicate)
+                    var entity = chunk.Entities[i];
+                    if (batcher.Add(entity, chunk.Measures[i], ready) is { Resolution: DuplicateResolution.LaterRejected } duplicate)
                     {
                         rejects.Reject(duplicate.Later, $"same partition and row key as {rejects.Describe(duplicate.Earlier.Origin)}; under Insert the first row stands");
                     }

@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using Loader.Abstractions;
+using Loader.Worker.Batching;
 using Loader.Worker.Checkpoints;
 using Loader.Worker.Mapping;
 using Loader.Worker.Records;
@@ -73,6 +74,7 @@ internal sealed class ReadStage(
     private void ReadAll(ChannelWriter<ReadChunk> output, CancellationToken stopReading)
     {
         var chunk = new List<LoadEntity>(ChunkSize);
+        var measures = new List<RowMeasure>(ChunkSize);
         long records = 0;
         var limitReached = false;
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
@@ -103,9 +105,10 @@ internal sealed class ReadStage(
                 if (record.Value.Entity is { } entity)
                 {
                     chunk.Add(entity);
+                    measures.Add(record.Value.Measure);
                     if (chunk.Count == ChunkSize)
                     {
-                        Emit(output, chunk);
+                        Emit(output, chunk, measures);
                     }
                 }
                 else
@@ -160,7 +163,7 @@ internal sealed class ReadStage(
             // Rows read after the last mark passed are not sent: the input may differ there. A restart reads them again.
             if (check is null || check.Done)
             {
-                Emit(output, chunk);
+                Emit(output, chunk, measures);
             }
         }
         finally
@@ -169,7 +172,10 @@ internal sealed class ReadStage(
         }
     }
 
-    /// <summary>The mapping of a record, run on the mapping threads: skipped or another shard's, or mapped; with its digest when the load keeps a fingerprint.</summary>
+    /// <summary>
+    /// The mapping of a record, run on the mapping threads: skipped or another shard's, or mapped and measured for the
+    /// batcher; with its digest when the load keeps a fingerprint.
+    /// </summary>
     private sealed class StageMapping(ThreadLocal<EntityMapper> mappers, ResumeWindow? window, KeyBucketFilter? buckets, bool digest) : IRecordMapper<MapResult>
     {
         public MapResult Map<TRecord>(in TRecord record)
@@ -180,7 +186,9 @@ internal sealed class ReadStage(
                 : window is not null && window.Settled(record.Origin.Record)
                 ? MapResult.Skip(record.Origin)
                 : mappers.Value!.Map(record);
-            return digest ? mapped with { Digest = record.Digest } : mapped;
+            return mapped.Entity is { } entity
+                ? mapped with { Measure = RowMeasure.Of(entity), Digest = digest ? record.Digest : 0 }
+                : digest ? mapped with { Digest = record.Digest } : mapped;
         }
     }
 
@@ -216,10 +224,11 @@ internal sealed class ReadStage(
     }
 
     /// <summary>Hands the rows read so far on (or holds them while a mark is still to pass), with how far reading got.</summary>
-    private void Emit(ChannelWriter<ReadChunk> output, List<LoadEntity> chunk)
+    private void Emit(ChannelWriter<ReadChunk> output, List<LoadEntity> chunk, List<RowMeasure> measures)
     {
-        var item = new ReadChunk([.. chunk], new RowOrigin(LastRead.Record, LastRead.Line), fingerprint?.Current);
+        var item = new ReadChunk([.. chunk], [.. measures], new RowOrigin(LastRead.Record, LastRead.Line), fingerprint?.Current);
         chunk.Clear();
+        measures.Clear();
         if (check is { Done: false })
         {
             _held.Add(item);

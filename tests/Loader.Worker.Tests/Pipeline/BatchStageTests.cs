@@ -31,7 +31,7 @@ public sealed class BatchStageTests : IDisposable
         _meters.Dispose();
     }
 
-    private static ReadChunk Chunk(LoadEntity entity) => new([entity], entity.Origin, null);
+    private static ReadChunk Chunk(LoadEntity entity) => new([entity], [RowMeasure.Of(entity)], entity.Origin, null);
 
     [Fact]
     public async Task While_no_rows_come_a_batch_that_waited_its_time_still_leaves()
