@@ -28,7 +28,7 @@ internal readonly struct CsvFields(CsvReader reader) : IRecordFields
 
     public TypedField GetTyped(int field) => throw new NotSupportedException("a CSV record's fields are text");
 
-    public ReadOnlySpan<char> GetText(int field) => throw new NotSupportedException("a CSV record's fields are text: read them as UTF-8");
+    public int WriteText(int field, Span<char> destination) => throw new NotSupportedException("a CSV record's fields are text: read them as UTF-8");
 
     public ulong Digest => RecordSequenceHash.Digest(reader.RawRecord);
 }

@@ -27,7 +27,7 @@ internal readonly struct JsonFields(JsonLineParser parsed, byte[] bytes, int sta
 
     public TypedField GetTyped(int field) => throw new NotSupportedException("a JSON line's fields are text");
 
-    public ReadOnlySpan<char> GetText(int field) => throw new NotSupportedException("a JSON line's fields are text: read them as UTF-8");
+    public int WriteText(int field, Span<char> destination) => throw new NotSupportedException("a JSON line's fields are text: read them as UTF-8");
 
     public ulong Digest => RecordSequenceHash.Digest(Raw);
 }

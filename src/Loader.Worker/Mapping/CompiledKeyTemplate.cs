@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using Loader.Worker.Records;
 
@@ -69,7 +70,15 @@ internal sealed class CompiledKeyTemplate
         if (_columns.Length == 1 && _columns[0] >= 0)
         {
             var column = _columns[0];
-            if (record.IsTyped ? record.GetText(column).IsEmpty : record.GetSpan(column).IsEmpty)
+            if (record.IsTyped)
+            {
+                // A typed cell's string is its text (empty for a null): made once, whether it is empty or not.
+                var text = strings[column] ??= record.GetString(column);
+                emptyColumn = text.Length == 0 ? _columnNames[0] : null;
+                return text.Length == 0 ? null : text;
+            }
+
+            if (record.GetSpan(column).IsEmpty)
             {
                 emptyColumn = _columnNames[0];
                 return null;
@@ -116,35 +125,59 @@ internal sealed class CompiledKeyTemplate
         });
     }
 
-    /// <summary>A key of several parts from a typed record's fields, as text (<see cref="IRecordFields.GetText"/>): no UTF-8 in between.</summary>
+    /// <summary>
+    /// A key of several parts from a typed record's fields, each written as characters straight into the key
+    /// (<see cref="IRecordFields.WriteText"/>): no UTF-8 in between, and no text kept for a part. A key longer than the
+    /// stack's buffer is written again into a larger one.
+    /// </summary>
     private string? RenderTyped<TRecord>(in TRecord record, out string? emptyColumn)
         where TRecord : struct, IRecordFields
     {
         emptyColumn = null;
-        var length = 0;
-        for (var i = 0; i < _columns.Length; i++)
+        Span<char> key = stackalloc char[256];
+        char[]? rented = null;
+        try
         {
-            var part = _columns[i] < 0 ? _literals[i].AsSpan() : record.GetText(_columns[i]);
-            if (_columns[i] >= 0 && part.IsEmpty)
+            while (true)
             {
-                emptyColumn = _columnNames[i];
-                return null;
-            }
+                var length = 0;
+                for (var i = 0; i < _columns.Length && length >= 0; i++)
+                {
+                    var destination = key[length..];
+                    var written = _columns[i] < 0
+                        ? (_literals[i].AsSpan().TryCopyTo(destination) ? _literals[i]!.Length : -1)
+                        : record.WriteText(_columns[i], destination);
+                    if (written == 0 && _columns[i] >= 0)
+                    {
+                        emptyColumn = _columnNames[i];
+                        return null;
+                    }
 
-            length += part.Length;
+                    length = written < 0 ? -1 : length + written;
+                }
+
+                if (length >= 0)
+                {
+                    return new string(key[..length]);
+                }
+
+                var larger = ArrayPool<char>.Shared.Rent(key.Length * 2);
+                if (rented is not null)
+                {
+                    ArrayPool<char>.Shared.Return(rented);
+                }
+
+                rented = larger;
+                key = larger;
+            }
         }
-
-        var fields = record;
-        return string.Create(length, (this, fields), static (span, state) =>
+        finally
         {
-            var (template, record) = state;
-            for (var i = 0; i < template._columns.Length; i++)
+            if (rented is not null)
             {
-                var part = template._columns[i] < 0 ? template._literals[i].AsSpan() : record.GetText(template._columns[i]);
-                part.CopyTo(span);
-                span = span[part.Length..];
+                ArrayPool<char>.Shared.Return(rented);
             }
-        });
+        }
     }
 
     private static int Copy(string literal, Span<char> destination)

@@ -21,7 +21,7 @@ internal readonly struct ParquetFields(ParquetRowBatch group, int row, long reco
 
     public ReadOnlySpan<byte> GetSpan(int field) => context.Text.Utf8(group, row, field);
 
-    public ReadOnlySpan<char> GetText(int field) => context.Text.Text(group, row, field);
+    public int WriteText(int field, Span<char> destination) => ParquetRowText.Write(group.Cell(field, row), destination);
 
     public string GetString(int field) => group.Cell(field, row) is { HasValue: true } cell ? TypedText.Of(cell.Property) : "";
 

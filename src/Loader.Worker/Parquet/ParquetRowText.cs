@@ -8,8 +8,9 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// The text of one row's fields, made only when asked (for key templates and conversions a setting asks for), kept for
-/// the row so each span stays valid while the mapper uses it; and the row as a JSON object for a reject. One per thread.
+/// The text of one row's fields, made only when asked (for conversions a setting asks for), kept for the row so each
+/// span stays valid while the mapper uses it; a cell's text written straight into a key; and the row as a JSON object
+/// for a reject. One per thread.
 /// </summary>
 internal sealed class ParquetRowText(int columns)
 {
@@ -25,7 +26,7 @@ internal sealed class ParquetRowText(int columns)
     /// The text of the row's cell (<see cref="TypedText.Of"/>); empty for a null. A text value is its own string; a number
     /// is formatted straight into characters, the types keys are most made of.
     /// </summary>
-    public ReadOnlySpan<char> Text(ParquetRowBatch batch, int row, int column)
+    private ReadOnlySpan<char> Text(ParquetRowBatch batch, int row, int column)
     {
         Select(batch, row);
         if (!_made[column])
@@ -35,6 +36,27 @@ internal sealed class ParquetRowText(int columns)
         }
 
         return _strings[column] is { } text ? text : _chars[column].AsSpan(0, _lengths[column]);
+    }
+
+    /// <summary>
+    /// Writes the cell's text (<see cref="TypedText.Of"/>) into <paramref name="destination"/>: the characters written,
+    /// 0 for a null, or -1 when it does not fit. Nothing is kept: a key's parts are written once, into the key.
+    /// </summary>
+    public static int Write(TypedField cell, Span<char> destination)
+    {
+        if (!cell.HasValue)
+        {
+            return 0;
+        }
+
+        var value = cell.Property;
+        if (value.Type == ColumnType.String)
+        {
+            var text = value.AsString();
+            return text.TryCopyTo(destination) ? text.Length : -1;
+        }
+
+        return TryFormat(value, destination, out var written) ? written : -1;
     }
 
     /// <summary>The cell's text as UTF-8, valid until the next call.</summary>

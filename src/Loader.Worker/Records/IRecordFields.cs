@@ -43,11 +43,12 @@ internal interface IRecordFields
     TypedField GetTyped(int field) => throw new NotSupportedException("the record's fields are text");
 
     /// <summary>
-    /// A typed record's field (<see cref="IsTyped"/>) as the text a key is made of (<see cref="TypedText.Of"/>); empty
-    /// when it has no value. Keys are made of characters: a typed value's text is formatted as characters at once, where
-    /// its UTF-8 (<see cref="GetSpan"/>) would be decoded again.
+    /// Writes a typed record's field (<see cref="IsTyped"/>) into <paramref name="destination"/> as the text a key is
+    /// made of (<see cref="TypedText.Of"/>): the characters written, 0 when it has no value, or -1 when it does not fit.
+    /// Keys are made of characters: a typed value is formatted as characters at once, where its UTF-8
+    /// (<see cref="GetSpan"/>) would be decoded again.
     /// </summary>
-    ReadOnlySpan<char> GetText(int field) => throw new NotSupportedException("the record's fields are text: read them as UTF-8");
+    int WriteText(int field, Span<char> destination) => throw new NotSupportedException("the record's fields are text: read them as UTF-8");
 
     /// <summary>The record's digest for the input's fingerprint: of its <see cref="Raw"/> bytes, or of a typed record's values.</summary>
     ulong Digest => RecordSequenceHash.Digest(Raw);

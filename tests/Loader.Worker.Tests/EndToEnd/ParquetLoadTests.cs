@@ -86,6 +86,28 @@ public sealed class ParquetLoadTests(BlobAzuriteFixture azurite) : IClassFixture
     }
 
     [Fact]
+    public async Task A_key_of_typed_parts_is_their_text_however_long_and_a_null_part_rejects_the_row_naming_its_column()
+    {
+        var path = _directory.File("keys.parquet");
+        await ParquetTestFile.WriteEveryTypeAsync(path, rows: 10, rowGroupSize: 4, _cancellation);
+        var table = AzuriteFixture.UniqueTableName("parquetkeys");
+        var settings = Settings(path, table);
+        var filler = new string('k', 300); // longer than the key's buffer on the stack: the key is written again into a larger one
+        settings["Loader:PartitionKey"] = "p{id}";
+        settings["Loader:RowKey"] = "{id}-{ratio}-{name}-" + filler + "-{big}-{uid}";
+
+        var run = await LoaderRunner.RunAsync(settings, _cancellation);
+
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        var report = run.RequireReport();
+        Assert.Equal((10L, 9L, 1L), (report.RowsRead, report.RowsWritten, report.RowsRejected));
+        var stored = await AzuriteFixture.ReadTableAsync(azurite.Azurite.ConnectionString, table, _cancellation);
+        var uid = new Guid(7, 0, 0, [1, 2, 3, 4, 5, 6, 7, 8]);
+        Assert.Contains(("p7", $"7-0.875-name-7 é-{filler}-5000000007-{uid:D}"), stored.Keys);
+        Assert.Contains("column 'ratio' is empty", await File.ReadAllTextAsync(_directory.File($"{table}-rejects.csv"), _cancellation), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_list_of_structs_and_a_map_written_by_parquet_net_load_as_the_json_they_spell()
     {
         // The DuckDB round trip covers nesting as DuckDB writes it; Parquet.Net's writer marks its groups otherwise.
