@@ -53,7 +53,7 @@ internal sealed class BatchStage(
                 for (var i = 0; i < chunk.Entities.Length; i++)
                 {
                     var entity = chunk.Entities[i];
-                    if (batcher.Add(entity, chunk.Measures[i], ready) is { Resolution: DuplicateResolution.LaterRejected } duplicate)
+                    if ((chunk.Measures is { } measures ? batcher.Add(entity, measures[i], ready) : batcher.Add(entity, ready)) is { Resolution: DuplicateResolution.LaterRejected } duplicate)
                     {
                         rejects.Reject(duplicate.Later, $"same partition and row key as {rejects.Describe(duplicate.Earlier.Origin)}; under Insert the first row stands");
                     }

@@ -74,13 +74,16 @@ internal sealed class ReadStage(
     private void ReadAll(ChannelWriter<ReadChunk> output, CancellationToken stopReading)
     {
         var chunk = new List<LoadEntity>(ChunkSize);
-        var measures = new List<RowMeasure>(ChunkSize);
+        // Rows are measured where the mapping runs on several threads; a single mapping thread is the read's critical
+        // path, and the batch stage measures them on its own thread instead.
+        var measuring = mapThreads > 1;
+        var measures = new List<RowMeasure>(measuring ? ChunkSize : 0);
         long records = 0;
         var limitReached = false;
         using var mappers = new ThreadLocal<EntityMapper>(createMapper);
         try
         {
-            foreach (var record in reader.ReadAll(new StageMapping(mappers, window, buckets, fingerprint is not null), mapThreads))
+            foreach (var record in reader.ReadAll(new StageMapping(mappers, window, buckets, fingerprint is not null, measuring), mapThreads))
             {
                 if (record.Malformed is null && fingerprint is not null && !Fold(record.Value, output))
                 {
@@ -105,7 +108,11 @@ internal sealed class ReadStage(
                 if (record.Value.Entity is { } entity)
                 {
                     chunk.Add(entity);
-                    measures.Add(record.Value.Measure);
+                    if (measuring)
+                    {
+                        measures.Add(record.Value.Measure);
+                    }
+
                     if (chunk.Count == ChunkSize)
                     {
                         Emit(output, chunk, measures);
@@ -176,7 +183,7 @@ internal sealed class ReadStage(
     /// The mapping of a record, run on the mapping threads: skipped or another shard's, or mapped and measured for the
     /// batcher; with its digest when the load keeps a fingerprint.
     /// </summary>
-    private sealed class StageMapping(ThreadLocal<EntityMapper> mappers, ResumeWindow? window, KeyBucketFilter? buckets, bool digest) : IRecordMapper<MapResult>
+    private sealed class StageMapping(ThreadLocal<EntityMapper> mappers, ResumeWindow? window, KeyBucketFilter? buckets, bool digest, bool measure) : IRecordMapper<MapResult>
     {
         public MapResult Map<TRecord>(in TRecord record)
             where TRecord : struct, IRecordFields
@@ -186,7 +193,7 @@ internal sealed class ReadStage(
                 : window is not null && window.Settled(record.Origin.Record)
                 ? MapResult.Skip(record.Origin)
                 : mappers.Value!.Map(record);
-            return mapped.Entity is { } entity
+            return measure && mapped.Entity is { } entity
                 ? mapped with { Measure = RowMeasure.Of(entity), Digest = digest ? record.Digest : 0 }
                 : digest ? mapped with { Digest = record.Digest } : mapped;
         }
@@ -226,7 +233,7 @@ internal sealed class ReadStage(
     /// <summary>Hands the rows read so far on (or holds them while a mark is still to pass), with how far reading got.</summary>
     private void Emit(ChannelWriter<ReadChunk> output, List<LoadEntity> chunk, List<RowMeasure> measures)
     {
-        var item = new ReadChunk([.. chunk], [.. measures], new RowOrigin(LastRead.Record, LastRead.Line), fingerprint?.Current);
+        var item = new ReadChunk([.. chunk], measures.Count > 0 ? [.. measures] : null, new RowOrigin(LastRead.Record, LastRead.Line), fingerprint?.Current);
         chunk.Clear();
         measures.Clear();
         if (check is { Done: false })
