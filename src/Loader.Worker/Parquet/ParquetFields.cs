@@ -46,7 +46,7 @@ internal sealed class ParquetRowContext(IReadOnlyList<ParquetColumn> columns)
 {
     public IReadOnlyList<ParquetColumn> Columns { get; } = columns;
 
-    public ParquetRowText Text { get; } = new(columns.Count);
+    public ParquetRowText Text { get; } = new();
 
     public ParquetRowDigest Digest { get; } = new();
 }

@@ -8,35 +8,13 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// The text of one row's fields, made only when asked (for conversions a setting asks for), kept for the row so each
-/// span stays valid while the mapper uses it; a cell's text written straight into a key; and the row as a JSON object
-/// for a reject. One per thread.
+/// A Parquet cell's text (<see cref="TypedText.Of"/>): written straight into a key, or as UTF-8 for the conversions a
+/// setting asks for; and the row as a JSON object for a reject. One per mapping thread, for its buffers.
 /// </summary>
-internal sealed class ParquetRowText(int columns)
+internal sealed class ParquetRowText
 {
-    private readonly string?[] _strings = new string?[columns];
-    private readonly char[]?[] _chars = new char[columns][];
-    private readonly int[] _lengths = new int[columns];
-    private readonly bool[] _made = new bool[columns];
+    private char[] _chars = new char[32];
     private byte[] _utf8 = new byte[64];
-    private ParquetRowBatch? _batch;
-    private int _row = -1;
-
-    /// <summary>
-    /// The text of the row's cell (<see cref="TypedText.Of"/>); empty for a null. A text value is its own string; a number
-    /// is formatted straight into characters, the types keys are most made of.
-    /// </summary>
-    private ReadOnlySpan<char> Text(ParquetRowBatch batch, int row, int column)
-    {
-        Select(batch, row);
-        if (!_made[column])
-        {
-            Make(batch.Cell(column, row), column);
-            _made[column] = true;
-        }
-
-        return _strings[column] is { } text ? text : _chars[column].AsSpan(0, _lengths[column]);
-    }
 
     /// <summary>
     /// Writes the cell's text (<see cref="TypedText.Of"/>) into <paramref name="destination"/>: the characters written,
@@ -59,10 +37,17 @@ internal sealed class ParquetRowText(int columns)
         return TryFormat(value, destination, out var written) ? written : -1;
     }
 
-    /// <summary>The cell's text as UTF-8, valid until the next call.</summary>
+    /// <summary>The cell's text as UTF-8 (empty for a null), valid until the next call.</summary>
     public ReadOnlySpan<byte> Utf8(ParquetRowBatch batch, int row, int column)
     {
-        var text = Text(batch, row, column);
+        var cell = batch.Cell(column, row);
+        int written;
+        while ((written = Write(cell, _chars)) < 0)
+        {
+            _chars = new char[_chars.Length * 2];
+        }
+
+        var text = _chars.AsSpan(0, written);
         var length = Encoding.UTF8.GetByteCount(text);
         if (_utf8.Length < length)
         {
@@ -70,32 +55,6 @@ internal sealed class ParquetRowText(int columns)
         }
 
         return _utf8.AsSpan(0, Encoding.UTF8.GetBytes(text, _utf8));
-    }
-
-    private void Make(TypedField cell, int column)
-    {
-        _strings[column] = null;
-        if (!cell.HasValue)
-        {
-            _strings[column] = "";
-            return;
-        }
-
-        var value = cell.Property;
-        if (value.Type == ColumnType.String)
-        {
-            _strings[column] = value.AsString();
-            return;
-        }
-
-        var buffer = _chars[column] ??= new char[32];
-        int length;
-        while (!TryFormat(value, buffer, out length))
-        {
-            _chars[column] = buffer = new char[buffer.Length * 2];
-        }
-
-        _lengths[column] = length;
     }
 
     /// <summary><see cref="TypedText.Of"/>'s text, written straight into <paramref name="destination"/> for the numbers keys are most made of.</summary>
@@ -141,14 +100,5 @@ internal sealed class ParquetRowText(int columns)
         }
 
         return buffer.WrittenSpan.ToArray();
-    }
-
-    private void Select(ParquetRowBatch batch, int row)
-    {
-        if (!ReferenceEquals(batch, _batch) || row != _row)
-        {
-            (_batch, _row) = (batch, row);
-            Array.Clear(_made);
-        }
     }
 }
