@@ -193,9 +193,12 @@ internal sealed class ReadStage(
                 : window is not null && window.Settled(record.Origin.Record)
                 ? MapResult.Skip(record.Origin)
                 : mappers.Value!.Map(record);
-            return measure && mapped.Entity is { } entity
-                ? mapped with { Measure = RowMeasure.Of(entity), Digest = digest ? record.Digest : 0 }
-                : digest ? mapped with { Digest = record.Digest } : mapped;
+            if (digest)
+            {
+                mapped = mapped with { Digest = record.Digest };
+            }
+
+            return measure && mapped.Entity is { } entity ? mapped with { Measure = RowMeasure.Of(entity) } : mapped;
         }
     }
 
