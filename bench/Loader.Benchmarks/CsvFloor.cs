@@ -1,5 +1,4 @@
 using System.Buffers.Text;
-using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using CsvHelper;
@@ -16,42 +15,31 @@ namespace Loader.Benchmarks;
 /// </summary>
 internal static class CsvFloor
 {
-    public static CsvBaselineSample Read(string csvPath, int columns, int repeat)
+    public static CsvBaselineSample Read(string csvPath, int columns, int repeat) => CsvBaseline.Measure(csvPath, repeat, csv =>
     {
-        var clock = Stopwatch.StartNew();
-        var cpuBefore = ProcFs.CpuSeconds(Environment.ProcessId);
-        long rows = 0;
-        long checksum = 0;
-        using (var file = File.OpenRead(csvPath))
-        using (var csv = CsvReader.Create(file, new CsvReaderOptions { HasHeader = true }, leaveOpen: false))
+        var header = csv.Headers.Select((name, index) => (name, index)).ToDictionary(pair => pair.name, pair => pair.index, StringComparer.Ordinal);
+        var types = FlightSchema.ColumnTypes(columns);
+        var typed = types.Select(pair => (Index: header[pair.Key], pair.Value)).ToArray();
+        var text = header.Where(pair => !types.ContainsKey(pair.Key)).Select(pair => pair.Value).ToArray();
+        var partition = header[FlightSchema.PartitionColumn];
+        var rowKey = FlightSchema.RowKeyColumns.Select(name => header[name]).ToArray();
+        var key = new char[256];
+        return record =>
         {
-            var header = csv.Headers.Select((name, index) => (name, index)).ToDictionary(pair => pair.name, pair => pair.index, StringComparer.Ordinal);
-            var types = FlightSchema.ColumnTypes(columns);
-            var typed = types.Select(pair => (Index: header[pair.Key], pair.Value)).ToArray();
-            var text = header.Where(pair => !types.ContainsKey(pair.Key)).Select(pair => pair.Value).ToArray();
-            var partition = header[FlightSchema.PartitionColumn];
-            var rowKey = FlightSchema.RowKeyColumns.Select(name => header[name]).ToArray();
-            var key = new char[256];
-            while (csv.Read())
+            long checksum = 0;
+            foreach (var (index, type) in typed)
             {
-                rows++;
-                foreach (var (index, type) in typed)
-                {
-                    checksum += Parse(csv.GetSpan(index), type);
-                }
-
-                foreach (var index in text)
-                {
-                    checksum += csv.GetString(index).Length;
-                }
-
-                checksum += csv.GetString(partition).Length + RowKey(csv, rowKey, key).Length;
+                checksum += Parse(record.GetSpan(index), type);
             }
-        }
 
-        var cpu = ProcFs.CpuSeconds(Environment.ProcessId) - cpuBefore;
-        return new CsvBaselineSample(repeat, rows, checksum, Math.Round(clock.Elapsed.TotalSeconds, 3), cpu is { } seconds ? Math.Round(seconds, 3) : null);
-    }
+            foreach (var index in text)
+            {
+                checksum += record.GetString(index).Length;
+            }
+
+            return checksum + record.GetString(partition).Length + RowKey(record, rowKey, key).Length;
+        };
+    });
 
     private static long Parse(ReadOnlySpan<byte> utf8, ColumnType type) => type switch
     {
