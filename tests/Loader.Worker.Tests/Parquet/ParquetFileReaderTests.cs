@@ -18,7 +18,7 @@ public sealed class ParquetFileReaderTests : IDisposable
     private readonly TestDirectory _folder = new();
 
     private static Task<ParquetFileReader> OpenAsync(string path, ParquetDecimalMode decimals = ParquetDecimalMode.String) =>
-        ParquetFileReader.OpenAsync(File.OpenRead(path), Path.GetFileName(path), decimals, ".", TestContext.Current.CancellationToken);
+        ParquetTestFile.OpenAsync(path, decimals: decimals);
 
     private static Dictionary<string, TypedField> RowOf(ParquetFileReader reader, ParquetRowBatch group, int row) =>
         reader.Plan.Columns.Select((column, index) => (column.Name, Cell: group.Cell(index, row))).ToDictionary(pair => pair.Name, pair => pair.Cell);

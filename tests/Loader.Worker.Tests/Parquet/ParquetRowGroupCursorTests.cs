@@ -31,8 +31,7 @@ public sealed class ParquetRowGroupCursorTests : IDisposable
         return path;
     }
 
-    private static Task<ParquetFileReader> OpenAsync(Stream stream) =>
-        ParquetFileReader.OpenAsync(stream, "pages.parquet", ParquetDecimalMode.String, ".", TestContext.Current.CancellationToken);
+    private static Task<ParquetFileReader> OpenAsync(Stream stream) => ParquetTestFile.OpenAsync(stream, "pages.parquet");
 
     private static string Text(TypedField cell) => cell.HasValue ? TypedText.Of(cell.Property) : "(null)";
 
@@ -103,7 +102,7 @@ public sealed class ParquetRowGroupCursorTests : IDisposable
     {
         var path = _folder.File("groups.parquet");
         await ParquetTestFile.WriteEveryTypeAsync(path, rows: 10, rowGroupSize: 4, _cancellation);
-        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "groups.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        await using var reader = await ParquetTestFile.OpenAsync(path);
 
         // Three reads, so the group ends in the buffer a fresh start would read into first.
         using var first = reader.OpenRowGroup(0);
@@ -161,7 +160,7 @@ public sealed class ParquetRowGroupCursorTests : IDisposable
     public async Task Damage_in_a_later_batch_names_the_row_group_and_the_column()
     {
         var (corrupted, _) = await ParquetTestFile.WriteDamagedRowGroup2Async(_folder.File("damaged.parquet"), _cancellation);
-        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(corrupted), "damaged.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        await using var reader = await ParquetTestFile.OpenAsync(corrupted, "damaged.parquet");
 
         using (var first = reader.OpenRowGroup(0))
         {

@@ -12,6 +12,14 @@ namespace Loader.Worker.Tests.Parquet;
 /// </summary>
 internal static class ParquetTestFile
 {
+    /// <summary>Opens a file as the loader reads one, named in its messages by <paramref name="name"/> (its file name when none is given).</summary>
+    public static Task<Loader.Worker.Parquet.ParquetFileReader> OpenAsync(string path, string? name = null, Loader.Worker.Parquet.ParquetDecimalMode decimals = Loader.Worker.Parquet.ParquetDecimalMode.String) =>
+        OpenAsync(File.OpenRead(path), name ?? Path.GetFileName(path), decimals);
+
+    /// <summary>Opens a stream as the loader reads a file, named <paramref name="name"/> in its messages.</summary>
+    public static Task<Loader.Worker.Parquet.ParquetFileReader> OpenAsync(Stream stream, string name, Loader.Worker.Parquet.ParquetDecimalMode decimals = Loader.Worker.Parquet.ParquetDecimalMode.String) =>
+        Loader.Worker.Parquet.ParquetFileReader.OpenAsync(stream, name, decimals, ".", TestContext.Current.CancellationToken);
+
     public static readonly DataField Id = new DataField<int>("id");
     public static readonly DataField Flag = new DataField<bool?>("flag");
     public static readonly DataField Small = new DataField<short?>("small");
@@ -97,7 +105,7 @@ internal static class ParquetTestFile
     {
         await WriteEveryTypeAsync(path, rows: 12, rowGroupSize: 4, cancellationToken);
         long offset;
-        await using (var intact = await Loader.Worker.Parquet.ParquetFileReader.OpenAsync(File.OpenRead(path), Path.GetFileName(path), Loader.Worker.Parquet.ParquetDecimalMode.String, ".", cancellationToken))
+        await using (var intact = await OpenAsync(path))
         {
             offset = intact.OffsetOf(1);
         }

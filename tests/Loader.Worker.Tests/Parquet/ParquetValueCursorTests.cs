@@ -31,7 +31,7 @@ public sealed class ParquetValueCursorTests : IDisposable
     [Fact]
     public async Task Nulls_before_between_and_after_values_stay_in_their_rows()
     {
-        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(await WriteSparseAsync()), "sparse.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        await using var reader = await ParquetTestFile.OpenAsync(await WriteSparseAsync());
         using var group = reader.ReadRowGroup(0);
 
         for (var row = 0; row < s_numbers.Length; row++)
@@ -46,7 +46,7 @@ public sealed class ParquetValueCursorTests : IDisposable
     [Fact]
     public async Task Rows_of_the_same_text_share_one_string_however_often_it_is_asked_for()
     {
-        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(await WriteSparseAsync()), "sparse.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        await using var reader = await ParquetTestFile.OpenAsync(await WriteSparseAsync());
         using var group = reader.ReadRowGroup(0);
 
         var first = group.Cell(3, 1).Property.AsString();
@@ -61,7 +61,7 @@ public sealed class ParquetValueCursorTests : IDisposable
     {
         var path = _folder.File("every.parquet");
         await ParquetTestFile.WriteEveryTypeAsync(path, rows: 6, rowGroupSize: 100, _cancellation);
-        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "every.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        await using var reader = await ParquetTestFile.OpenAsync(path);
         using var group = reader.ReadRowGroup(0);
         var context = new ParquetRowContext(reader.Plan.Columns);
 
@@ -90,7 +90,7 @@ public sealed class ParquetValueCursorTests : IDisposable
         static string? Text(int row) => row % 1000 == 7 ? null : row % 3 == 0 ? "again" : $"text {row}";
         await ParquetTestFile.WriteAsync(path, new ParquetSchema(new DataField<string>("text", nullable: true)),
             Enumerable.Range(0, rows).Select(row => new Dictionary<string, object?> { ["text"] = Text(row) }), rowGroupSize: rows, _cancellation);
-        await using var reader = await ParquetFileReader.OpenAsync(File.OpenRead(path), "unique.parquet", ParquetDecimalMode.String, ".", _cancellation);
+        await using var reader = await ParquetTestFile.OpenAsync(path);
         using var group = reader.ReadRowGroup(0);
 
         for (var row = 0; row < rows; row++)
