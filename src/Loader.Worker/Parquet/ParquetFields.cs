@@ -4,10 +4,10 @@ using Loader.Worker.Records;
 namespace Loader.Worker.Parquet;
 
 /// <summary>
-/// A row of a batch of a Parquet row group as the mapper reads it: typed fields (<see cref="IsTyped"/>), their text only for keys
-/// and conversions, the row as JSON only for a reject, and a digest of the values for the fingerprint.
+/// A row of a block of a Parquet row group's rows as the mapper reads it: typed fields (<see cref="IsTyped"/>), their text
+/// only for keys and conversions, the row as JSON only for a reject, and a digest of the values for the fingerprint.
 /// </summary>
-internal readonly struct ParquetFields(ParquetRowBatch group, int row, long record, ParquetRowContext context) : IRecordFields
+internal readonly struct ParquetFields(ParquetRowBlock group, int row, long record, ParquetRowContext context) : IRecordFields
 {
     public RowOrigin Origin => new(record, record);
 
@@ -49,4 +49,6 @@ internal sealed class ParquetRowContext(IReadOnlyList<ParquetColumn> columns)
     public ParquetRowText Text { get; } = new();
 
     public ParquetRowDigest Digest { get; } = new();
+
+    public ParquetRowBlock Block { get; } = new(columns.Count);
 }

@@ -15,6 +15,15 @@ internal sealed class ParquetFixedValues<T>(ColumnReader<T> reader, ParquetLeafT
 
     public override TypedField Convert(int index) => ParquetValueConverter.Convert(_values[index], leaf);
 
+    public override void ConvertTo(Span<TypedField> destination, int first, ReadOnlySpan<int> indexes)
+    {
+        for (var i = 0; i < destination.Length; i++)
+        {
+            var index = indexes.IsEmpty ? first + i : indexes[i];
+            destination[i] = index >= 0 ? ParquetValueConverter.Convert(_values[index], leaf) : TypedField.Null;
+        }
+    }
+
     public override void Clear() => _count = 0;
 
     public override long Skip(long levels) => _reader.Skip(levels);

@@ -65,6 +65,20 @@ internal abstract class ParquetLeafValues
     /// <summary>Value <paramref name="index"/> (among those held) as its property.</summary>
     public abstract TypedField Convert(int index);
 
+    /// <summary>
+    /// Converts values into <paramref name="destination"/>, one per item: those numbered in <paramref name="indexes"/> (a
+    /// null where the number is -1), or without numbers the values from <paramref name="first"/> on. The values' own
+    /// classes loop with their conversion inlined; this one calls it per value.
+    /// </summary>
+    public virtual void ConvertTo(Span<TypedField> destination, int first, ReadOnlySpan<int> indexes)
+    {
+        for (var i = 0; i < destination.Length; i++)
+        {
+            var index = indexes.IsEmpty ? first + i : indexes[i];
+            destination[i] = index >= 0 ? Convert(index) : TypedField.Null;
+        }
+    }
+
     /// <summary>Forgets the values held: the next read starts at index 0.</summary>
     public abstract void Clear();
 

@@ -124,9 +124,14 @@ internal sealed class ParquetRecordReader : IRecordReader
             else
             {
                 var batch = group.Read(take);
-                for (var row = 0; row < take; row++)
+                for (var first = 0; first < take; first += ParquetRowBlock.Rows)
                 {
-                    fingerprint.Add(context!.Digest.Of(batch, row));
+                    var rows = Math.Min(ParquetRowBlock.Rows, take - first);
+                    context!.Block.Load(batch, first, rows);
+                    for (var row = 0; row < rows; row++)
+                    {
+                        fingerprint.Add(context.Digest.Of(context.Block, row));
+                    }
                 }
             }
 
@@ -151,18 +156,18 @@ internal sealed class ParquetRecordReader : IRecordReader
             while (decoder.Take() is { } batch)
             {
                 var count = batch.RowCount;
-                if (parallelism <= 1 || count < 64)
+                var blocks = (count + ParquetRowBlock.Rows - 1) / ParquetRowBlock.Rows;
+                if (parallelism <= 1 || blocks == 1)
                 {
-                    var context = contexts.Value!;
-                    for (var i = 0; i < count; i++)
+                    for (var block = 0; block < blocks; block++)
                     {
-                        results[i] = map.Map(new ParquetFields(batch, i, batch.FirstRecord + i, context));
+                        MapBlock(batch, block, map, contexts.Value!, results);
                     }
                 }
                 else
                 {
-                    Parallel.For(0, count, new ParallelOptions { MaxDegreeOfParallelism = parallelism },
-                        i => results[i] = map.Map(new ParquetFields(batch, i, batch.FirstRecord + i, contexts.Value!)));
+                    Parallel.For(0, blocks, new ParallelOptions { MaxDegreeOfParallelism = parallelism },
+                        block => MapBlock(batch, block, map, contexts.Value!, results));
                 }
 
                 Interlocked.Add(ref _records, count);
@@ -178,6 +183,18 @@ internal sealed class ParquetRecordReader : IRecordReader
         {
             decoder.Dispose();
             contexts.Dispose();
+        }
+    }
+
+    /// <summary>Maps block <paramref name="block"/> of the batch's rows (<see cref="ParquetRowBlock.Rows"/> each) into their places in <paramref name="results"/>.</summary>
+    private static void MapBlock<T>(ParquetRowBatch batch, int block, IRecordMapper<T> map, ParquetRowContext context, T[] results)
+    {
+        var first = block * ParquetRowBlock.Rows;
+        var rows = Math.Min(ParquetRowBlock.Rows, batch.RowCount - first);
+        context.Block.Load(batch, first, rows);
+        for (var row = 0; row < rows; row++)
+        {
+            results[first + row] = map.Map(new ParquetFields(context.Block, row, batch.FirstRecord + first + row, context));
         }
     }
 

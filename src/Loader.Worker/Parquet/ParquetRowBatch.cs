@@ -32,6 +32,9 @@ internal sealed class ParquetRowBatch(int index, int firstRow, long firstRecord,
     /// <summary>The value of column <paramref name="column"/> (in plan order) in row <paramref name="row"/> of the batch (from 0).</summary>
     public TypedField Cell(int column, int row) => _columns[column].Cell(row);
 
+    /// <summary>Column <paramref name="column"/>'s values of rows <paramref name="firstRow"/> on, one per item of <paramref name="destination"/>.</summary>
+    public void CopyCells(int column, int firstRow, Span<TypedField> destination) => _columns[column].CopyTo(firstRow, destination);
+
     /// <summary>Where row <paramref name="row"/> of the batch stands, as messages name it: <c>row group 2, row 17</c> (1-based).</summary>
     public string Describe(int row) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"row group {Index + 1}, row {FirstRow + row + 1}");
 

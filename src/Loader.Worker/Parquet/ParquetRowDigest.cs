@@ -15,7 +15,7 @@ internal sealed class ParquetRowDigest
     private const byte RefusedTag = 0xFE;
     private readonly XxHash3 _hash = new();
 
-    public ulong Of(ParquetRowBatch group, int row)
+    public ulong Of(ParquetRowBlock group, int row)
     {
         _hash.Reset();
         Span<byte> scratch = stackalloc byte[17];

@@ -13,6 +13,8 @@ internal sealed class ParquetUnreadCursor : ParquetColumnCursor, IParquetColumnC
 
     public TypedField Cell(int row) => TypedField.Null;
 
+    public void CopyTo(int firstRow, Span<TypedField> destination) => destination.Clear();
+
     public override void Dispose()
     {
     }

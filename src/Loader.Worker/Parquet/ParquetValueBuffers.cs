@@ -100,5 +100,8 @@ internal sealed class ParquetValueBuffers
             var value = _valueOf[row];
             return value >= 0 ? values.Convert(value) : TypedField.Null;
         }
+
+        public void CopyTo(int firstRow, Span<TypedField> destination) =>
+            values.ConvertTo(destination, firstRow, Nullable ? _valueOf.AsSpan(firstRow, destination.Length) : []);
     }
 }

@@ -64,10 +64,11 @@ public sealed class ParquetValueCursorTests : IDisposable
         await using var reader = await ParquetTestFile.OpenAsync(path);
         using var group = reader.ReadRowGroup(0);
         var context = new ParquetRowContext(reader.Plan.Columns);
+        context.Block.Load(group, 0, group.RowCount);
 
         for (var row = 0; row < group.RowCount; row++)
         {
-            var fields = new ParquetFields(group, row, row + 1, context);
+            var fields = new ParquetFields(context.Block, row, row + 1, context);
             for (var column = 0; column < group.ColumnCount; column++)
             {
                 var cell = group.Cell(column, row);
@@ -78,7 +79,7 @@ public sealed class ParquetValueCursorTests : IDisposable
         }
 
         var name = reader.Plan.Columns.Select((column, index) => (column, index)).Single(pair => pair.column.Name == "name").index;
-        Assert.Same(group.Cell(name, 0).Property.AsString(), new ParquetFields(group, 0, 1, context).GetString(name));
+        Assert.Same(group.Cell(name, 0).Property.AsString(), new ParquetFields(context.Block, 0, 1, context).GetString(name));
         Assert.Equal(ColumnType.String, reader.Plan.Columns[name].Type);
     }
 
