@@ -130,6 +130,7 @@ internal sealed class CompiledKeyTemplate
     /// (<see cref="IRecordFields.WriteText"/>): no UTF-8 in between, and no text kept for a part. A key longer than the
     /// stack's buffer is written again into a larger one.
     /// </summary>
+    [System.Runtime.CompilerServices.SkipLocalsInit] // the key's characters are read only where written: no need to zero 512 bytes a row
     private string? RenderTyped<TRecord>(in TRecord record, out string? emptyColumn)
         where TRecord : struct, IRecordFields
     {

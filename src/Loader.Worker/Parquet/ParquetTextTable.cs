@@ -24,6 +24,9 @@ internal sealed class ParquetTextTable
     private readonly Dictionary<byte[], int>.AlternateLookup<ReadOnlySpan<byte>> _lookup;
     private string[] _strings = new string[64];
 
+    // Each shared string's UTF-8, to check a value met again at an address it had before (read on the decoding thread only).
+    private byte[][] _utf8 = new byte[64][];
+
     // Searches since the table filled, and how many found their value.
     private int _searchesWhenFull;
     private int _foundWhenFull;
@@ -33,6 +36,9 @@ internal sealed class ParquetTextTable
 
     /// <summary>The shared string numbered <paramref name="id"/>.</summary>
     public string this[int id] => Volatile.Read(ref _strings)[id];
+
+    /// <summary>Whether <paramref name="utf8"/> is the text of shared string <paramref name="id"/>; on the decoding thread only.</summary>
+    public bool Holds(int id, ReadOnlySpan<byte> utf8) => utf8.SequenceEqual(_utf8[id]);
 
     /// <summary>The number of the shared string of <paramref name="utf8"/>, made now if there is room; -1 when there is none.</summary>
     public int IdOf(ReadOnlySpan<byte> utf8)
@@ -67,10 +73,12 @@ internal sealed class ParquetTextTable
             var larger = new string[_strings.Length * 2];
             _strings.CopyTo(larger, 0);
             Volatile.Write(ref _strings, larger);
+            Array.Resize(ref _utf8, larger.Length);
         }
 
         _strings[id] = System.Text.Encoding.UTF8.GetString(utf8);
-        _lookup.TryAdd(utf8, id);
+        _utf8[id] = utf8.ToArray();
+        _ids.Add(_utf8[id], id);
         return id;
     }
 

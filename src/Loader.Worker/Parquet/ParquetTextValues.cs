@@ -13,13 +13,15 @@ namespace Loader.Worker.Parquet;
 internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetLeafType leaf, ParquetTextTable table) : ParquetLeafValues
 {
     private ColumnReader<ByteArray> _reader = reader;
-    private const int RecentBits = 10;
+    private const int RecentBits = 11;
 
     private ByteArray[] _read = new ByteArray[256];
 
-    // The values met in the reader's last call, by address: one call decodes one page, and a dictionary page's values
-    // point into its dictionary, so a value met again in the call has the address it had (a plain page's addresses hold
-    // only while the page does, so nothing is kept from one call to the next). A value found here costs no hash of its bytes.
+    // The values met lately, by address: a dictionary page's values point into its dictionary, which lasts the column chunk,
+    // so a value met again has the address it had. Within the reader's last call (one call decodes within one page) an
+    // address met again is the same value; one met in an earlier call may since hold other bytes (a plain page's addresses
+    // hold only while the page does), so its bytes are compared with the shared string's. A value found here costs no
+    // hash of its bytes, nor a search of the table.
     private readonly Recent[] _recent = new Recent[1 << RecentBits];
     private int _call;
 
@@ -79,13 +81,13 @@ internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetL
         {
             var value = _read[i];
             ref var recent = ref _recent[(int)((ulong)value.Pointer * 0x9E3779B97F4A7C15UL >> (64 - RecentBits))];
-            if (recent.Call == _call && recent.Pointer == value.Pointer && recent.Length == value.Length)
+            var utf8 = ParquetNativeBytes.Of(value);
+            if (recent.Pointer == value.Pointer && recent.Length == value.Length && (recent.Call == _call || (recent.Id >= 0 && table.Holds(recent.Id, utf8))))
             {
                 _ids[_count++] = recent.Id;
                 continue;
             }
 
-            var utf8 = ParquetNativeBytes.Of(value);
             var id = table.IdOf(utf8);
             id = id >= 0 ? id : -1 - Own(utf8);
             recent = new Recent(value.Pointer, value.Length, _call, id);
