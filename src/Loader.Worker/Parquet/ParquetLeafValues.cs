@@ -67,8 +67,8 @@ internal abstract class ParquetLeafValues
 
     /// <summary>
     /// Converts values into <paramref name="destination"/>, one per item: those numbered in <paramref name="indexes"/> (a
-    /// null where the number is -1), or without numbers the values from <paramref name="first"/> on. The values' own
-    /// classes loop with their conversion inlined; this one calls it per value.
+    /// null where the number is -1), or without numbers the values from <paramref name="first"/> on. This loop calls the
+    /// conversion per value; fixed-size values, the cheapest to convert, loop with theirs inlined.
     /// </summary>
     public virtual void ConvertTo(Span<TypedField> destination, int first, ReadOnlySpan<int> indexes)
     {

@@ -15,13 +15,13 @@ internal sealed class ParquetRowDigest
     private const byte RefusedTag = 0xFE;
     private readonly XxHash3 _hash = new();
 
-    public ulong Of(ParquetRowBlock group, int row)
+    public ulong Of(ParquetRowBlock block, int row)
     {
         _hash.Reset();
         Span<byte> scratch = stackalloc byte[17];
-        for (var column = 0; column < group.ColumnCount; column++)
+        for (var column = 0; column < block.ColumnCount; column++)
         {
-            var cell = group.Cell(column, row);
+            var cell = block.Cell(column, row);
             if (cell.Problem is { } problem)
             {
                 scratch[0] = RefusedTag;

@@ -38,9 +38,9 @@ internal sealed class ParquetRowText
     }
 
     /// <summary>The cell's text as UTF-8 (empty for a null), valid until the next call.</summary>
-    public ReadOnlySpan<byte> Utf8(ParquetRowBlock batch, int row, int column)
+    public ReadOnlySpan<byte> Utf8(ParquetRowBlock block, int row, int column)
     {
-        var cell = batch.Cell(column, row);
+        var cell = block.Cell(column, row);
         int written;
         while ((written = Write(cell, _chars)) < 0)
         {
@@ -76,7 +76,7 @@ internal sealed class ParquetRowText
     }
 
     /// <summary>The row as a JSON object of its columns (a null as null, a refused value as null): a reject's text.</summary>
-    public static byte[] Json(ParquetRowBlock group, int row, IReadOnlyList<ParquetColumn> columns)
+    public static byte[] Json(ParquetRowBlock block, int row, IReadOnlyList<ParquetColumn> columns)
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(buffer))
@@ -84,7 +84,7 @@ internal sealed class ParquetRowText
             writer.WriteStartObject();
             for (var column = 0; column < columns.Count; column++)
             {
-                var cell = group.Cell(column, row);
+                var cell = block.Cell(column, row);
                 writer.WritePropertyName(columns[column].Name);
                 if (!cell.HasValue)
                 {

@@ -47,15 +47,6 @@ internal sealed class ParquetTextValues(ColumnReader<ByteArray> reader, ParquetL
         return TypedField.Of(EntityProperty.FromString(leaf.Column.Property, new string(_ownChars, _ownStarts[own], _ownStarts[own + 1] - _ownStarts[own])));
     }
 
-    public override void ConvertTo(Span<TypedField> destination, int first, ReadOnlySpan<int> indexes)
-    {
-        for (var i = 0; i < destination.Length; i++)
-        {
-            var index = indexes.IsEmpty ? first + i : indexes[i];
-            destination[i] = index >= 0 ? Convert(index) : TypedField.Null;
-        }
-    }
-
     public override void Clear()
     {
         _count = 0;
